@@ -1,0 +1,116 @@
+import { ServiceError, isAbortError } from './errors';
+import {
+  normalizeAnswer,
+  normalizeArticle,
+  normalizeSearch,
+  type Answer,
+  type Article,
+  type SearchResult,
+} from './normalize';
+import { readJson, requireKey, requireText, urlFor, type ServiceContext } from './serviceContext';
+
+/** How idempotent GETs are retried. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  /** First backoff step; doubles each retry, with full jitter. */
+  baseDelayMs: number;
+  /** Longest single wait, Retry-After included; a longer Retry-After is not waited for. */
+  maxDelayMs: number;
+  /** Longest total time spent waiting between attempts. */
+  budgetMs: number;
+}
+
+/** The default: three attempts, at most 10 s per wait and 15 s of waiting in all. */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 400, maxDelayMs: 10_000, budgetMs: 15_000 };
+
+const RETRY_STATUS = new Set([429, 502, 503, 504]);
+
+/** The AXO encyclopedia: ask, search and articles with facts. GETs retry bounded, cancellable. */
+export class AxoClient {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** `GET /v1/axo/ask?model=&q=`. */
+  async ask(query: string, model: string, signal?: AbortSignal): Promise<Answer> {
+    const q = requireText(query, 'a question');
+    const m = requireText(model, 'an encyclopedia model');
+    const body = await this.get('v1/axo/ask', { model: m, q }, signal);
+    return normalizeAnswer(body, q, m);
+  }
+
+  /** `GET /v1/axo/search?q=`. */
+  async search(query: string, signal?: AbortSignal): Promise<SearchResult[]> {
+    const q = requireText(query, 'search terms');
+    return normalizeSearch(await this.get('v1/axo/search', { q }, signal));
+  }
+
+  /** `GET /v1/axo/article?title=&facts=1`. */
+  async article(title: string, signal?: AbortSignal): Promise<Article> {
+    const t = requireText(title, 'an article title');
+    return normalizeArticle(await this.get('v1/axo/article', { title: t, facts: '1' }, signal), t);
+  }
+
+  private async get(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
+    const url = urlFor(this.ctx, path, query);
+    const key = await requireKey(this.ctx, 'encyclopedia');
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await this.ctx.http.send({ method: 'GET', url, key, keyKind: 'encyclopedia', signal });
+        return await readJson(res, 'encyclopedia', signal);
+      } catch (error) {
+        const delay = this.retryDelay(error, attempt, waited);
+        if (delay === undefined || signal?.aborted) {
+          throw error;
+        }
+        this.ctx.log.info(
+          `Retrying ${url.pathname} in ${delay} ms (attempt ${attempt + 1} of ${this.retry.attempts}).`,
+        );
+        await sleep(delay, signal);
+        waited += delay;
+      }
+    }
+  }
+
+  /** The wait before the next attempt, or undefined when the error is final. */
+  private retryDelay(error: unknown, attempt: number, waited: number): number | undefined {
+    if (attempt >= this.retry.attempts || isAbortError(error) || !(error instanceof ServiceError)) {
+      return undefined;
+    }
+    // A timeout is not retried: the user already waited the whole timeout once.
+    const transient = error.kind === 'network' || (error.status !== undefined && RETRY_STATUS.has(error.status));
+    if (!transient) {
+      return undefined;
+    }
+    const backoff = this.random() * this.retry.baseDelayMs * 2 ** (attempt - 1);
+    const delay = Math.round(error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : backoff);
+    if (delay > this.retry.maxDelayMs || waited + delay > this.retry.budgetMs) {
+      return undefined;
+    }
+    return delay;
+  }
+}
+
+/** Waits, or rejects with an abort error as soon as the signal fires. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const abortError = () => new ServiceError('aborted', 'The request was cancelled.');
+    if (signal?.aborted) {
+      reject(abortError());
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

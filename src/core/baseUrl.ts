@@ -1,0 +1,53 @@
+import { ServiceError } from './errors';
+
+/**
+ * Parses the user's `alphaAxo.baseUrl` into the service root (the URL that `/v1/...` is appended to).
+ * Accepts any http(s) URL, loopback included, with or without a trailing `/` or `/v1`.
+ */
+export function parseBaseUrl(raw: string | undefined): URL {
+  const text = (raw ?? '').trim();
+  if (!text) {
+    throw new ServiceError(
+      'config',
+      'No service URL is set. Set "alphaAxo.baseUrl" to the service\'s base URL (for example https://api.example.com).',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ServiceError('config', `The service URL "${text}" in "alphaAxo.baseUrl" is not a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ServiceError(
+      'config',
+      `The service URL "${text}" in "alphaAxo.baseUrl" must start with http:// or https://, not ${url.protocol}//.`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new ServiceError('config', 'The service URL in "alphaAxo.baseUrl" must not contain a user name or password.');
+  }
+  url.search = '';
+  url.hash = '';
+  let path = url.pathname.replace(/\/+$/, '');
+  if (/\/v1$/i.test(path)) {
+    path = path.slice(0, -3);
+  }
+  url.pathname = `${path}/`;
+  return url;
+}
+
+/** Builds the absolute URL of an endpoint path like `v1/alpha` with query parameters (spaces as `+`). */
+export function endpointUrl(base: URL, path: string, query?: Record<string, string | undefined>): URL {
+  const url = new URL(path.replace(/^\/+/, ''), base);
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) {
+        params.append(name, value);
+      }
+    }
+    url.search = params.toString();
+  }
+  return url;
+}

@@ -1,0 +1,213 @@
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { ServiceError, isAbortError, type KeyKind } from './errors';
+import { errorFromResponse, errorFromTransport } from './httpErrors';
+import type { Logger } from './logger';
+import { proxyFor, type ProxySettings } from './proxy';
+
+/** Network settings, read fresh for every request. */
+export interface HttpSettings {
+  /** Applies to connecting, to the first byte of the response, and to every gap between chunks. */
+  timeoutMs: number;
+  proxy: ProxySettings;
+}
+
+/** One request to the service. */
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  key: string;
+  keyKind: KeyKind;
+  body?: unknown;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+/** A successful (2xx) response whose body has not been read yet. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<Uint8Array>;
+  /** Reads the whole body as UTF-8 text (bounded). */
+  text(): Promise<string>;
+  /** Stops reading and frees the connection. */
+  dispose(): void;
+}
+
+const MAX_REDIRECTS = 5;
+const MAX_TEXT_BYTES = 32 * 1024 * 1024;
+
+/** The HTTP layer: undici with timeouts, proxies, safe redirects and typed errors. */
+export class HttpClient {
+  private dispatchers = new Map<string, Dispatcher>();
+
+  constructor(
+    private readonly getSettings: () => HttpSettings,
+    private readonly log: Logger,
+  ) {}
+
+  /** Sends a request and returns the 2xx response, or throws a ServiceError with a clear sentence. */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const settings = this.getSettings();
+    let url = req.url;
+    let method = req.method;
+    let body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    let sendKey = true;
+    for (let hop = 0; ; hop++) {
+      const res = await this.once(req, settings, { url, method, body, sendKey });
+      const location = headerOf(res.headers, 'location');
+      if (res.statusCode < 300 || res.statusCode >= 400 || !location || res.statusCode === 304) {
+        return this.finish(req, url, res);
+      }
+      res.body.destroy();
+      if (hop >= MAX_REDIRECTS) {
+        throw new ServiceError('badResponse', `The service redirected more than ${MAX_REDIRECTS} times.`, {
+          status: res.statusCode,
+          keyKind: req.keyKind,
+        });
+      }
+      const next = new URL(location, url);
+      // The key is never sent to another origin, whatever the redirect says.
+      sendKey = sendKey && next.origin === req.url.origin;
+      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      this.log.info(`${req.method} ${pathOf(url)} redirected (${res.statusCode}) to ${next.origin}${pathOf(next)}`);
+      url = next;
+    }
+  }
+
+  /** Closes every connection pool. */
+  async dispose(): Promise<void> {
+    const all = [...this.dispatchers.values()];
+    this.dispatchers.clear();
+    await Promise.allSettled(all.map((d) => d.close()));
+  }
+
+  private async once(
+    req: HttpRequest,
+    settings: HttpSettings,
+    hop: { url: URL; method: 'GET' | 'POST'; body?: string; sendKey: boolean },
+  ): Promise<Dispatcher.ResponseData & { started: number }> {
+    const headers: Record<string, string> = { accept: req.accept ?? 'application/json' };
+    if (hop.sendKey) {
+      headers.authorization = `Bearer ${req.key}`;
+    }
+    if (hop.body !== undefined) {
+      headers['content-type'] = 'application/json';
+    }
+    const started = Date.now();
+    const what = `${hop.method} ${pathOf(hop.url)} (Authorization: ${hop.sendKey ? 'Bearer ***' : 'not sent'})`;
+    try {
+      req.signal?.throwIfAborted();
+      const res = await request(hop.url, {
+        method: hop.method,
+        headers,
+        body: hop.body,
+        signal: req.signal,
+        dispatcher: this.dispatcherFor(hop.url, settings),
+      });
+      this.log.info(`${what} → ${res.statusCode} in ${Date.now() - started} ms`);
+      return Object.assign(res, { started });
+    } catch (error) {
+      if (isAbortError(error) || req.signal?.aborted) {
+        this.log.info(`${what} cancelled after ${Date.now() - started} ms`);
+        throw new ServiceError('aborted', 'The request was cancelled.', { cause: error, keyKind: req.keyKind });
+      }
+      const mapped = errorFromTransport(error, hop.url, settings.timeoutMs, req.keyKind);
+      this.log.warn(`${what} failed after ${Date.now() - started} ms: ${mapped.message}`);
+      throw mapped;
+    }
+  }
+
+  private async finish(req: HttpRequest, url: URL, res: Dispatcher.ResponseData): Promise<HttpResponse> {
+    const headers = flattenHeaders(res.headers);
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      return wrapResponse(res, headers, req.signal);
+    }
+    const text = await readText(res.body, 64 * 1024).catch(() => '');
+    const error = errorFromResponse(res.statusCode, headers, text, req.keyKind);
+    this.log.warn(`${req.method} ${pathOf(url)}: ${error.message}`);
+    throw error;
+  }
+
+  private dispatcherFor(url: URL, settings: HttpSettings): Dispatcher {
+    const proxyUrl = proxyFor(url, settings.proxy);
+    const cacheKey = JSON.stringify([proxyUrl ?? '', settings.proxy.strictSSL, settings.timeoutMs]);
+    let dispatcher = this.dispatchers.get(cacheKey);
+    if (!dispatcher) {
+      const timeouts = {
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
+        connect: { timeout: settings.timeoutMs },
+      };
+      dispatcher = proxyUrl
+        ? new ProxyAgent({
+            uri: proxyUrl,
+            ...timeouts,
+            requestTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
+            proxyTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
+          })
+        : new Agent({ ...timeouts, connect: { ...timeouts.connect, rejectUnauthorized: settings.proxy.strictSSL } });
+      this.dispatchers.set(cacheKey, dispatcher);
+    }
+    return dispatcher;
+  }
+}
+
+function wrapResponse(
+  res: Dispatcher.ResponseData,
+  headers: Record<string, string>,
+  signal: AbortSignal | undefined,
+): HttpResponse {
+  return {
+    status: res.statusCode,
+    headers,
+    body: res.body,
+    text: async () => {
+      try {
+        return await readText(res.body, MAX_TEXT_BYTES);
+      } catch (error) {
+        if (isAbortError(error) || signal?.aborted) {
+          throw new ServiceError('aborted', 'The request was cancelled.', { cause: error });
+        }
+        throw error;
+      }
+    },
+    dispose: () => res.body.destroy(),
+  };
+}
+
+async function readText(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      throw new ServiceError('badResponse', `The service sent more than ${Math.round(limit / 1024)} KB.`);
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) {
+      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+  return out;
+}
+
+function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Path and query of a URL, for logs (never holds a key: keys travel only in headers). */
+export function pathOf(url: URL): string {
+  return `${url.pathname}${url.search}`;
+}

@@ -1,0 +1,213 @@
+import { ServiceError, keyLabel, type KeyKind } from './errors';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** Maps a non-2xx response to a ServiceError with one clear sentence, naming the key where it matters. */
+export function errorFromResponse(
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  keyKind: KeyKind,
+): ServiceError {
+  const detail = messageFromBody(body, headers['content-type']);
+  const code = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+  const said = detail ? ` The service said: "${detail}".` : '';
+  const opts = { status, keyKind, detail };
+  const key = keyLabel(keyKind);
+  if (status === 401) {
+    return new ServiceError('badKey', `The service rejected your ${key} (${code}).${said}`, opts);
+  }
+  if (status === 403) {
+    return new ServiceError('forbidden', `Your ${key} is not allowed to do this (${code}).${said}`, opts);
+  }
+  if (status === 404) {
+    return new ServiceError(
+      'notFound',
+      `Not found (${code}).${said} Check the model name and "alphaAxo.baseUrl".`,
+      opts,
+    );
+  }
+  if (status === 413) {
+    return new ServiceError('tooLarge', `The request is too large for the service (${code}).${said}`, opts);
+  }
+  if (status === 429) {
+    const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
+    const when = retryAfterSeconds === undefined ? 'Try again in a moment.' : `Try again in ${retryAfterSeconds} s.`;
+    return new ServiceError('rateLimited', `The service is rate limiting requests (${code}).${said} ${when}`, {
+      ...opts,
+      retryAfterSeconds,
+    });
+  }
+  if (status >= 500) {
+    const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
+    return new ServiceError('server', `The service failed (${code}).${said} Try again later.`, {
+      ...opts,
+      retryAfterSeconds,
+    });
+  }
+  return new ServiceError('badRequest', `The service refused the request (${code}).${said}`, opts);
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) into whole seconds, capped at one hour. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) {
+    return undefined;
+  }
+  const trimmed = value.trim();
+  let seconds: number;
+  if (/^\d+(\.\d+)?$/.test(trimmed)) {
+    seconds = Number(trimmed);
+  } else {
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date)) {
+      return undefined;
+    }
+    seconds = (date - now) / 1000;
+  }
+  return Math.min(3600, Math.max(0, Math.ceil(seconds)));
+}
+
+/** Pulls a short human message out of an error body: JSON shapes, HTML, or plain text. */
+export function messageFromBody(body: string, contentType = ''): string | undefined {
+  const text = body.trim();
+  if (!text) {
+    return undefined;
+  }
+  if (text.startsWith('{') || text.startsWith('[') || contentType.includes('json')) {
+    try {
+      return clip(messageFromJson(JSON.parse(text)));
+    } catch {
+      // Not JSON after all: fall through to text.
+    }
+  }
+  if (/^\s*</.test(text) || contentType.includes('html')) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+    const plain = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')).replace(/<[^>]*>/g, ' ');
+    return clip(decodeEntities(plain));
+  }
+  return clip(text);
+}
+
+function messageFromJson(value: unknown): string {
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    for (const field of ['error', 'message', 'detail', 'error_description', 'title']) {
+      const inner = o[field];
+      if (typeof inner === 'string' && inner.trim()) {
+        return inner;
+      }
+      if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
+        const nested = inner as Record<string, unknown>;
+        const message = nested.message ?? nested.detail;
+        if (typeof message === 'string') {
+          return typeof nested.code === 'string' ? `${message} (${nested.code})` : message;
+        }
+      }
+      if (Array.isArray(inner) && inner.length > 0) {
+        return inner.map((item) => messageFromJson(item)).join('; ');
+      }
+    }
+  }
+  return JSON.stringify(value);
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&');
+}
+
+function clip(text: string, max = 300): string | undefined {
+  const one = text.replace(/\s+/g, ' ').trim();
+  if (!one) {
+    return undefined;
+  }
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+]);
+
+/** Maps a transport failure (DNS, refused, TLS, timeouts, a dropped socket) to a ServiceError. */
+export function errorFromTransport(error: unknown, url: URL, timeoutMs: number, keyKind: KeyKind): ServiceError {
+  if (error instanceof ServiceError) {
+    return error;
+  }
+  const code = transportCode(error);
+  const where = url.host;
+  const seconds = Math.round(timeoutMs / 1000);
+  const opts = { cause: error, keyKind };
+  switch (code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ServiceError('network', `Cannot find the server ${url.hostname} (DNS lookup failed).`, opts);
+    case 'ECONNREFUSED':
+      return new ServiceError(
+        'network',
+        `The server at ${where} refused the connection. Is the service running?`,
+        opts,
+      );
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new ServiceError('timeout', `Could not connect to ${where} within ${seconds} s.`, opts);
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new ServiceError('timeout', `The service at ${where} did not answer within ${seconds} s.`, opts);
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new ServiceError('timeout', `The service stopped sending for ${seconds} s.`, opts);
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return new ServiceError('network', `The connection to ${where} was closed unexpectedly.`, opts);
+    default:
+      if (code && (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))) {
+        return new ServiceError('tls', `The secure connection to ${where} failed (${code}).`, opts);
+      }
+      return new ServiceError('network', `Could not reach ${where}: ${messageOf(error)}.`, opts);
+  }
+}
+
+function transportCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      return code;
+    }
+    const errors = (current as { errors?: unknown[] }).errors;
+    current = Array.isArray(errors) && errors.length ? errors[0] : (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
+}

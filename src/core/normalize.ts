@@ -1,0 +1,239 @@
+/**
+ * Normalization of the bodies the spec does not show. Tolerant of the common forms (see DESIGN.md,
+ * "Unknown shapes"); anything unrecognised becomes readable JSON instead of a failure or `[object Object]`.
+ */
+
+/** A source the encyclopedia cites. */
+export interface Citation {
+  title: string;
+  url?: string;
+}
+
+/** One structured fact of an article. */
+export interface Fact {
+  name: string;
+  value: string;
+}
+
+/** The answer to `GET /v1/axo/ask`. */
+export interface Answer {
+  query: string;
+  model: string;
+  text: string;
+  citations: Citation[];
+  /** True when the body had none of the known fields and `text` is the body as JSON. */
+  unrecognised?: boolean;
+}
+
+/** One hit of `GET /v1/axo/search`. */
+export interface SearchResult {
+  title: string;
+  snippet?: string;
+  url?: string;
+}
+
+/** The body of `GET /v1/axo/article?facts=1`. */
+export interface Article {
+  title: string;
+  summary?: string;
+  content: string;
+  url?: string;
+  facts: Fact[];
+  media: string[];
+  citations: Citation[];
+  unrecognised?: boolean;
+}
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first field among `names` holding a non-empty string. */
+function pickString(o: Obj, names: string[]): string | undefined {
+  for (const name of names) {
+    const v = o[name];
+    if (typeof v === 'string' && v.trim() !== '') {
+      return v;
+    }
+  }
+  return undefined;
+}
+
+/** Readable text for any JSON value: strings as they are, numbers and booleans printed, the rest as JSON. */
+export function readable(value: unknown): string {
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (value === null || value === undefined) {
+    return '';
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) {
+    return value.map(readable).join(', ');
+  }
+  return JSON.stringify(value, null, 2);
+}
+
+/** Pretty JSON of an unrecognised body, as a fenced block. */
+export function unknownShape(body: unknown): string {
+  return '```json\n' + JSON.stringify(body, null, 2) + '\n```';
+}
+
+/** The reply text of a non-streaming chat response, from any of the known shapes or a plain-text body. */
+export function normalizeChatReply(body: unknown): string {
+  if (typeof body === 'string') {
+    return body;
+  }
+  if (isObj(body)) {
+    const direct = pickString(body, ['content', 'reply', 'text', 'output', 'response', 'answer']);
+    if (direct !== undefined) {
+      return direct;
+    }
+    const message = body.message;
+    if (isObj(message) && typeof message.content === 'string') {
+      return message.content;
+    }
+    const choices = body.choices;
+    if (Array.isArray(choices) && isObj(choices[0])) {
+      const first = choices[0];
+      if (isObj(first.message) && typeof first.message.content === 'string') {
+        return first.message.content;
+      }
+      if (typeof first.text === 'string') {
+        return first.text;
+      }
+    }
+    if (typeof body.content === 'string') {
+      return body.content;
+    }
+  }
+  return unknownShape(body);
+}
+
+/** Citations from `sources` / `citations` / `references`: strings (titles or URLs) or objects. */
+export function normalizeCitations(o: Obj): Citation[] {
+  const list = [o.sources, o.citations, o.references].find(Array.isArray) as unknown[] | undefined;
+  if (!list) {
+    return [];
+  }
+  const out: Citation[] = [];
+  for (const item of list) {
+    if (typeof item === 'string' && item.trim()) {
+      out.push(/^https?:\/\//i.test(item) ? { title: item, url: item } : { title: item });
+    } else if (isObj(item)) {
+      const url = pickString(item, ['url', 'href', 'link']);
+      const title = pickString(item, ['title', 'name', 'label']) ?? url;
+      if (title) {
+        out.push(url ? { title, url } : { title });
+      }
+    }
+  }
+  return out;
+}
+
+/** The answer to an ask. */
+export function normalizeAnswer(body: unknown, query: string, model: string): Answer {
+  if (typeof body === 'string') {
+    return { query, model, text: body, citations: [] };
+  }
+  if (isObj(body)) {
+    const text = pickString(body, ['answer', 'text', 'content', 'summary', 'extract']);
+    const citations = normalizeCitations(body);
+    if (text !== undefined || 'answer' in body) {
+      return { query, model: pickString(body, ['model']) ?? model, text: text ?? '', citations };
+    }
+  }
+  return { query, model, text: unknownShape(body), citations: [], unrecognised: true };
+}
+
+/** The hits of a search: a bare array, or `results` / `items` / `hits` / `data`. */
+export function normalizeSearch(body: unknown): SearchResult[] {
+  let list: unknown = body;
+  if (isObj(body)) {
+    list = [body.results, body.items, body.hits, body.data, body.articles].find(Array.isArray);
+  }
+  if (!Array.isArray(list)) {
+    return [];
+  }
+  const out: SearchResult[] = [];
+  for (const item of list) {
+    if (typeof item === 'string' && item.trim()) {
+      out.push({ title: item });
+    } else if (isObj(item)) {
+      const title = pickString(item, ['title', 'name', 'label']);
+      if (title) {
+        out.push({
+          title,
+          snippet: pickString(item, ['snippet', 'summary', 'description', 'extract', 'text']),
+          url: pickString(item, ['url', 'href', 'link']),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Facts as an object, or an array of `{name|label|key|property, value}` or `[name, value]` pairs. */
+export function normalizeFacts(facts: unknown): Fact[] {
+  if (Array.isArray(facts)) {
+    const out: Fact[] = [];
+    for (const item of facts) {
+      if (Array.isArray(item) && item.length === 2) {
+        out.push({ name: readable(item[0]), value: readable(item[1]) });
+      } else if (isObj(item)) {
+        const name = pickString(item, ['name', 'label', 'key', 'property', 'title']);
+        if (name) {
+          out.push({ name, value: readable(item.value ?? item.val ?? item.text ?? '') });
+        }
+      }
+    }
+    return out;
+  }
+  if (isObj(facts)) {
+    return Object.entries(facts).map(([name, value]) => ({ name, value: readable(value) }));
+  }
+  return [];
+}
+
+/** Media URLs from `media` / `images`: strings or objects with `url`/`src`. */
+function normalizeMedia(o: Obj): string[] {
+  const list = [o.media, o.images].find(Array.isArray) as unknown[] | undefined;
+  const out: string[] = [];
+  for (const item of list ?? []) {
+    const url = typeof item === 'string' ? item : isObj(item) ? pickString(item, ['url', 'src', 'href']) : undefined;
+    if (url) {
+      out.push(url);
+    }
+  }
+  return out;
+}
+
+/** An article with facts, media and citations. */
+export function normalizeArticle(body: unknown, requestedTitle: string): Article {
+  const source = isObj(body) && isObj(body.article) ? body.article : body;
+  if (isObj(source)) {
+    const content = pickString(source, ['content', 'extract', 'text', 'body', 'summary']);
+    const title = pickString(source, ['title', 'name']);
+    if (content !== undefined || title !== undefined) {
+      return {
+        title: title ?? requestedTitle,
+        summary: pickString(source, ['summary', 'description']),
+        content: content ?? '',
+        url: pickString(source, ['url', 'link', 'href']),
+        facts: normalizeFacts(source.facts ?? source.infobox ?? source.properties),
+        media: normalizeMedia(source),
+        citations: normalizeCitations(source),
+      };
+    }
+  }
+  return {
+    title: requestedTitle,
+    content: unknownShape(body),
+    facts: [],
+    media: [],
+    citations: [],
+    unrecognised: true,
+  };
+}

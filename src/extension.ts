@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import { AlphaClient } from './core/alphaClient';
+import { AxoClient } from './core/axoClient';
+import { HttpClient } from './core/http';
+import { registerKeys } from './features/keys/registerKeys';
+import { HostLogger } from './host/logger';
+import { SecretStore } from './host/secretStore';
+import type { Services } from './host/services';
+import { Settings } from './host/settings';
+
+/** Composition root: builds the services once and hands them to each feature. Does no network work. */
+export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
+  const log = new HostLogger();
+  const secrets = new SecretStore(context.secrets);
+  const settings = new Settings();
+  const http = new HttpClient(() => settings.http, log);
+  const serviceContext = {
+    http,
+    baseUrl: () => settings.baseUrl,
+    keys: (kind: 'chat' | 'encyclopedia') => secrets.get(kind),
+    log,
+  };
+  const services: Services = {
+    context,
+    log,
+    secrets,
+    settings,
+    http,
+    alpha: new AlphaClient(serviceContext, () => settings.timeoutMs),
+    axo: new AxoClient(serviceContext),
+  };
+  context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
+
+  registerKeys(services);
+
+  // Nothing is returned: exports would hand the key store to every other extension.
+  log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms.`);
+}
+
+/** Nothing to do: every resource is owned by context.subscriptions. */
+export function deactivate(): void {
+  // Intentionally empty.
+}

@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import { ServiceError, describeError, isAbortError, type ErrorAction } from '../core/errors';
+
+/** Button labels for each action; also the labels the webviews show. */
+export const ACTION_LABELS: Record<Exclude<ErrorAction, 'none'>, string> = {
+  setChatKey: 'Set Chat API Key',
+  setEncyclopediaKey: 'Set Encyclopedia API Key',
+  retry: 'Retry',
+  openSettings: 'Open Settings',
+};
+
+/** Runs the host side of an action (everything but Retry, which the caller owns). */
+export async function runErrorAction(action: ErrorAction): Promise<void> {
+  switch (action) {
+    case 'setChatKey':
+      await vscode.commands.executeCommand('alpha.setApiKey');
+      break;
+    case 'setEncyclopediaKey':
+      await vscode.commands.executeCommand('axo.setApiKey');
+      break;
+    case 'openSettings':
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'alphaAxo.baseUrl');
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * Shows an error as a notification with its fitting action. Aborts are quiet.
+ * `retry`, when given, is offered for retryable errors and run when chosen.
+ */
+export async function showServiceError(error: unknown, retry?: () => unknown): Promise<void> {
+  if (isAbortError(error)) {
+    return;
+  }
+  const message = describeError(error);
+  const action: ErrorAction = error instanceof ServiceError ? error.action : 'none';
+  const offered = action === 'none' || (action === 'retry' && !retry) ? undefined : ACTION_LABELS[action];
+  const choice = await vscode.window.showErrorMessage(message, ...(offered ? [offered] : []));
+  if (!choice) {
+    return;
+  }
+  if (action === 'retry') {
+    await retry?.();
+  } else {
+    await runErrorAction(action);
+  }
+}

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { HttpSettings } from '../core/http';
+import { parseNoProxy, type ProxySettings } from '../core/proxy';
+
+const SECTION = 'alphaAxo';
+
+/** Typed access to the extension's settings, read fresh each time. */
+export class Settings {
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  /**
+   * The service URL, from user (or machine/remote) settings only. A workspace's `.vscode/settings.json` is
+   * ignored on purpose: a cloned repository must not be able to send the user's keys to its own server.
+   */
+  get baseUrl(): string | undefined {
+    const info = vscode.workspace.getConfiguration(SECTION).inspect<string>('baseUrl');
+    return info?.globalValue ?? info?.defaultValue;
+  }
+
+  get chatModel(): string {
+    return this.read('chat.model', 'alpha').trim() || 'alpha';
+  }
+
+  get chatStream(): boolean {
+    return this.read('chat.stream', true);
+  }
+
+  get encyclopediaModel(): string {
+    return this.read('encyclopedia.model', 'axo').trim() || 'axo';
+  }
+
+  get timeoutMs(): number {
+    const seconds = Number(this.read('requestTimeoutSeconds', 60));
+    return Math.round(Math.min(600, Math.max(1, Number.isFinite(seconds) ? seconds : 60)) * 1000);
+  }
+
+  /** Proxy from VS Code's `http.*` settings, else `HTTPS_PROXY`/`HTTP_PROXY`; `NO_PROXY` joins `http.noProxy`. */
+  get proxy(): ProxySettings {
+    const http = vscode.workspace.getConfiguration('http');
+    const env = this.env;
+    const fromSettings = http.get<string>('proxy')?.trim();
+    const fromEnv = env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy;
+    return {
+      url: fromSettings || fromEnv?.trim() || undefined,
+      strictSSL: http.get<boolean>('proxyStrictSSL', true),
+      noProxy: [...(http.get<string[]>('noProxy') ?? []), ...parseNoProxy(env.NO_PROXY ?? env.no_proxy)],
+    };
+  }
+
+  get http(): HttpSettings {
+    return { timeoutMs: this.timeoutMs, proxy: this.proxy };
+  }
+
+  /** Writes the chat model to the user settings. */
+  async setChatModel(model: string): Promise<void> {
+    await vscode.workspace.getConfiguration(SECTION).update('chat.model', model, vscode.ConfigurationTarget.Global);
+  }
+
+  /** Fires when any of the extension's settings change. */
+  onDidChange(listener: (e: vscode.ConfigurationChangeEvent) => void): vscode.Disposable {
+    return vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION) || e.affectsConfiguration('http')) {
+        listener(e);
+      }
+    });
+  }
+
+  private read<T>(name: string, fallback: T): T {
+    return vscode.workspace.getConfiguration(SECTION).get<T>(name, fallback);
+  }
+}
