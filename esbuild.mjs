@@ -1,6 +1,6 @@
 // Builds two bundles: the extension (Node, CommonJS, `vscode` external) and the webviews (browser).
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -37,6 +37,12 @@ const builds = [
     target: 'chrome114',
   })),
 ];
+
+// The codicon font and its CSS, for the webviews (the only icons they use).
+mkdirSync('dist/webview', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) {
+  copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/webview/${file}`);
+}
 
 if (watch) {
   for (const options of builds) {
