@@ -72,8 +72,8 @@ export async function* readContentDeltas(
       return;
     }
   }
-  parser.feed(decoder.decode());
-  parser.reset({ consume: true });
+  // End the last line and the last event, in case the server stopped without a final blank line.
+  parser.feed(`${decoder.decode()}\n\n`);
   if (pending.length > 0) {
     yield pending.join('');
   }
