@@ -27,43 +27,56 @@ export async function* readContentDeltas(
   warnings: SseWarnings = {},
 ): AsyncGenerator<string, void, undefined> {
   const decoder = new TextDecoder('utf-8');
-  const pending: string[] = [];
+  let pending = '';
   let done = false;
   let failure: ServiceError | undefined;
 
   const onPayload = (raw: string): void => {
-    const payload = raw.trim();
-    if (done || failure || payload === '') {
+    if (done || failure) {
       return;
     }
-    if (payload === '[DONE]') {
-      done = true;
+    // JSON.parse ignores surrounding white space, so the trim the spec asks for only matters for [DONE].
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      const payload = raw.trim();
+      if (payload === '[DONE]') {
+        done = true;
+      } else if (payload !== '') {
+        warnings.onSkipped?.('an event was not valid JSON', payload.slice(0, PREVIEW));
+      }
       return;
     }
-    const result = interpret(payload);
-    if (typeof result === 'string') {
-      pending.push(result);
-    } else if (result instanceof ServiceError) {
+    const content = (value as { content?: unknown } | null)?.content;
+    if (typeof content === 'string') {
+      pending += content;
+      return;
+    }
+    const result = interpret(value);
+    if (result instanceof ServiceError) {
       failure = result;
     } else {
-      warnings.onSkipped?.(result.skipped, payload.slice(0, PREVIEW));
+      warnings.onSkipped?.(result.skipped, raw.trim().slice(0, PREVIEW));
     }
   };
   const parser = createParser({
     onEvent: (event: EventSourceMessage) => {
-      if (event.data.includes('\n')) {
-        event.data.split('\n').forEach(onPayload);
+      const data = event.data;
+      if (data.indexOf('\n') === -1) {
+        onPayload(data);
       } else {
-        onPayload(event.data);
+        data.split('\n').forEach(onPayload);
       }
     },
   });
 
   for await (const chunk of body) {
     parser.feed(decoder.decode(chunk, { stream: true }));
-    if (pending.length > 0) {
-      yield pending.length === 1 ? pending[0] : pending.join('');
-      pending.length = 0;
+    if (pending !== '') {
+      const delta = pending;
+      pending = '';
+      yield delta;
     }
     if (failure) {
       throw failure;
@@ -74,8 +87,8 @@ export async function* readContentDeltas(
   }
   // End the last line and the last event, in case the server stopped without a final blank line.
   parser.feed(`${decoder.decode()}\n\n`);
-  if (pending.length > 0) {
-    yield pending.join('');
+  if (pending !== '') {
+    yield pending;
   }
   if (failure) {
     throw failure;
@@ -85,21 +98,12 @@ export async function* readContentDeltas(
   }
 }
 
-/** A content string, an error the service reported in the stream, or a reason to skip the payload. */
-function interpret(payload: string): string | ServiceError | { skipped: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return { skipped: 'an event was not valid JSON' };
-  }
+/** For a payload without string content: the error the service reported in it, or the reason to skip it. */
+function interpret(value: unknown): ServiceError | { skipped: string } {
   if (value === null || typeof value !== 'object') {
     return { skipped: 'an event was not a JSON object' };
   }
   const event = value as Record<string, unknown>;
-  if (typeof event.content === 'string') {
-    return event.content;
-  }
   if (event.error !== undefined && event.error !== null) {
     const error = event.error as { message?: unknown } | string;
     const message = typeof error === 'string' ? error : typeof error.message === 'string' ? error.message : undefined;
