@@ -58,7 +58,7 @@ export class HttpClient {
       if (res.statusCode < 300 || res.statusCode >= 400 || !location || res.statusCode === 304) {
         return this.finish(req, url, res);
       }
-      res.body.destroy();
+      discard(res.body);
       if (hop >= MAX_REDIRECTS) {
         throw new ServiceError('badResponse', `The service redirected more than ${MAX_REDIRECTS} times.`, {
           status: res.statusCode,
@@ -110,7 +110,8 @@ export class HttpClient {
       this.log.info(`${what} → ${res.statusCode} in ${Date.now() - started} ms`);
       return Object.assign(res, { started });
     } catch (error) {
-      if (isAbortError(error) || req.signal?.aborted) {
+      // undici reports some failures (a proxy refusing the tunnel) as aborts too: only our signal means cancelled.
+      if (req.signal?.aborted) {
         this.log.info(`${what} cancelled after ${Date.now() - started} ms`);
         throw new ServiceError('aborted', 'The request was cancelled.', { cause: error, keyKind: req.keyKind });
       }
@@ -174,8 +175,16 @@ function wrapResponse(
         throw error;
       }
     },
-    dispose: () => res.body.destroy(),
+    dispose: () => discard(res.body),
   };
+}
+
+/** Closes a body we no longer read; the abort error that destroying it raises is expected, not a failure. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  if (!body.destroyed) {
+    body.on('error', () => undefined);
+    body.destroy();
+  }
 }
 
 async function readText(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {

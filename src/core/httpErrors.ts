@@ -165,6 +165,14 @@ export function errorFromTransport(error: unknown, url: URL, timeoutMs: number, 
   }
   const code = transportCode(error);
   const where = url.host;
+  const proxyStatus = /Proxy response \((\d{3})\)/.exec(messageOf(error))?.[1];
+  if (proxyStatus) {
+    const why = proxyStatus === '407' ? ' (407: the proxy wants other credentials)' : ` (${proxyStatus})`;
+    return new ServiceError('network', `The proxy refused to connect to ${where}${why}. Check "http.proxy".`, {
+      cause: error,
+      keyKind,
+    });
+  }
   const seconds = Math.round(timeoutMs / 1000);
   const opts = { cause: error, keyKind };
   switch (code) {

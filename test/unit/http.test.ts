@@ -1,0 +1,240 @@
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import { ServiceError } from '../../src/core/errors';
+import { HttpClient, type HttpSettings } from '../../src/core/http';
+import type { Logger } from '../../src/core/logger';
+import { startRecordingProxy } from '../support/recordingProxy';
+
+const KEY = 'fkc_secret_http_test_0123456789';
+
+/** A logger that keeps every line, to check that no key is written. */
+function memoryLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (m: string) => void lines.push(m);
+  return { lines, trace: push, debug: push, info: push, warn: push, error: push };
+}
+
+async function listen(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, server };
+}
+
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  while (closers.length) {
+    await closers.pop()?.();
+  }
+});
+
+function client(settings: Partial<HttpSettings> = {}, log = memoryLogger()) {
+  const c = new HttpClient(() => ({ timeoutMs: 2000, proxy: { strictSSL: true, noProxy: [] }, ...settings }), log);
+  closers.push(() => c.dispose());
+  return c;
+}
+
+async function expectError(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ServiceError, `expected ServiceError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a failure');
+}
+
+describe('HTTP layer', () => {
+  it('sends the key as a bearer token and JSON with its content type', async () => {
+    let seen: http.IncomingHttpHeaders = {};
+    let body = '';
+    const { url, server } = await listen((req, res) => {
+      seen = req.headers;
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    closers.push(() => server.close());
+    const log = memoryLogger();
+    const res = await client({}, log).send({
+      method: 'POST',
+      url: new URL(`${url}/v1/alpha`),
+      key: KEY,
+      keyKind: 'chat',
+      body: { a: 'é' },
+    });
+    assert.equal(await res.text(), '{"ok":true}');
+    assert.equal(seen.authorization, `Bearer ${KEY}`);
+    assert.equal(seen['content-type'], 'application/json');
+    assert.equal(body, '{"a":"é"}');
+    assert.ok(
+      log.lines.some((l) => l.includes('POST /v1/alpha (Authorization: Bearer ***) → 200')),
+      log.lines.join('\n'),
+    );
+    assert.ok(log.lines.every((l) => !l.includes(KEY)));
+  });
+
+  it('never forwards the key on a redirect to another origin, and follows a same-origin one with it', async () => {
+    const other = await listen((req, res) =>
+      res.writeHead(200).end(JSON.stringify({ auth: req.headers.authorization ?? null })),
+    );
+    closers.push(() => other.server.close());
+    const main = await listen((req, res) => {
+      if (req.url === '/away') {
+        res.writeHead(302, { location: `${other.url}/landing` }).end();
+      } else if (req.url === '/here') {
+        res.writeHead(307, { location: '/final' }).end();
+      } else {
+        res.writeHead(200).end(JSON.stringify({ auth: req.headers.authorization ?? null }));
+      }
+    });
+    closers.push(() => main.server.close());
+    const c = client();
+    const away = await c.send({ method: 'GET', url: new URL(`${main.url}/away`), key: KEY, keyKind: 'encyclopedia' });
+    assert.deepEqual(JSON.parse(await away.text()), { auth: null });
+    const here = await c.send({ method: 'GET', url: new URL(`${main.url}/here`), key: KEY, keyKind: 'encyclopedia' });
+    assert.deepEqual(JSON.parse(await here.text()), { auth: `Bearer ${KEY}` });
+  });
+
+  it('stops after too many redirects', async () => {
+    const { url, server } = await listen((_req, res) => res.writeHead(302, { location: '/again' }).end());
+    closers.push(() => server.close());
+    const e = await expectError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }));
+    assert.match(e.message, /redirected more than 5 times/);
+  });
+
+  it('maps a refused connection', async () => {
+    const { url, server } = await listen(() => undefined);
+    await new Promise((r) => server.close(r));
+    const e = await expectError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }));
+    assert.equal(e.kind, 'network');
+    assert.match(e.message, /refused the connection/);
+  });
+
+  it('times out when no first byte comes', async () => {
+    const { url, server } = await listen(() => undefined);
+    closers.push(() => server.closeAllConnections?.());
+    closers.push(() => server.close());
+    const started = Date.now();
+    const e = await expectError(
+      client({ timeoutMs: 300 }).send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }),
+    );
+    assert.equal(e.kind, 'timeout');
+    assert.match(e.message, /did not answer within/);
+    assert.ok(Date.now() - started < 2000);
+  });
+
+  it('times out connecting when the TLS handshake never completes', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const sockets: net.Socket[] = [];
+    silent.on('connection', (s) => sockets.push(s));
+    closers.push(
+      () =>
+        new Promise((r) => {
+          sockets.forEach((s) => s.destroy());
+          silent.close(r);
+        }),
+    );
+    const port = (silent.address() as net.AddressInfo).port;
+    const e = await expectError(
+      client({ timeoutMs: 300 }).send({
+        method: 'GET',
+        url: new URL(`https://127.0.0.1:${port}/`),
+        key: KEY,
+        keyKind: 'chat',
+      }),
+    );
+    assert.equal(e.kind, 'timeout');
+    assert.match(e.message, /Could not connect/);
+  });
+
+  it('reports a TLS failure when the server does not speak TLS', async () => {
+    const { url, server } = await listen((_req, res) => res.end('plain'));
+    closers.push(() => server.close());
+    const e = await expectError(
+      client().send({ method: 'GET', url: new URL(url.replace('http:', 'https:')), key: KEY, keyKind: 'chat' }),
+    );
+    assert.equal(e.kind, 'tls', e.message);
+  });
+
+  it('aborts at once when the signal fires', async () => {
+    const { url, server } = await listen(() => undefined);
+    closers.push(() => server.closeAllConnections?.());
+    closers.push(() => server.close());
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const e = await expectError(
+      client({ timeoutMs: 10_000 }).send({
+        method: 'GET',
+        url: new URL(url),
+        key: KEY,
+        keyKind: 'chat',
+        signal: controller.signal,
+      }),
+    );
+    assert.equal(e.kind, 'aborted');
+  });
+
+  it('turns an error status into a typed error with the body read', async () => {
+    const { url, server } = await listen((_req, res) =>
+      res
+        .writeHead(429, { 'retry-after': '3', 'content-type': 'application/json' })
+        .end('{"error":{"message":"slow down"}}'),
+    );
+    closers.push(() => server.close());
+    const e = await expectError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'encyclopedia' }));
+    assert.equal(e.status, 429);
+    assert.equal(e.retryAfterSeconds, 3);
+    assert.match(e.message, /slow down/);
+  });
+
+  describe('through a proxy', () => {
+    it('tunnels through the proxy with its credentials, never logging them', async () => {
+      const target = await listen((req, res) => res.writeHead(200).end(req.headers.authorization ?? 'none'));
+      closers.push(() => target.server.close());
+      const auth = `Basic ${Buffer.from('alice:pr0xy-pass').toString('base64')}`;
+      const proxy = await startRecordingProxy(auth);
+      closers.push(() => proxy.close());
+      const log = memoryLogger();
+      const proxyUrl = proxy.url.replace('http://', 'http://alice:pr0xy-pass@');
+      const c = client({ proxy: { url: proxyUrl, strictSSL: true, noProxy: [] } }, log);
+      const res = await c.send({
+        method: 'GET',
+        url: new URL(`${target.url}/v1/axo/search?q=x`),
+        key: KEY,
+        keyKind: 'encyclopedia',
+      });
+      assert.equal(await res.text(), `Bearer ${KEY}`);
+      assert.equal(proxy.seen.length, 1);
+      assert.equal(proxy.seen[0].target, new URL(target.url).host);
+      assert.equal(proxy.seen[0].proxyAuthorization, auth);
+      assert.ok(
+        log.lines.every((l) => !l.includes('pr0xy-pass') && !l.includes(KEY)),
+        log.lines.join('\n'),
+      );
+    });
+
+    it('goes direct for hosts in noProxy', async () => {
+      const target = await listen((_req, res) => res.writeHead(200).end('direct'));
+      closers.push(() => target.server.close());
+      const proxy = await startRecordingProxy();
+      closers.push(() => proxy.close());
+      const c = client({ proxy: { url: proxy.url, strictSSL: true, noProxy: ['127.0.0.1'] } });
+      const res = await c.send({ method: 'GET', url: new URL(target.url), key: KEY, keyKind: 'chat' });
+      assert.equal(await res.text(), 'direct');
+      assert.equal(proxy.seen.length, 0);
+    });
+
+    it('reports a proxy that refuses the credentials', async () => {
+      const proxy = await startRecordingProxy('Basic expected');
+      closers.push(() => proxy.close());
+      const c = client({ proxy: { url: proxy.url, strictSSL: true, noProxy: [] } });
+      const e = await expectError(
+        c.send({ method: 'GET', url: new URL('http://127.0.0.1:9/'), key: KEY, keyKind: 'chat' }),
+      );
+      assert.equal(e.kind, 'network');
+      assert.match(e.message, /proxy refused .*407/);
+      assert.equal(proxy.seen.length, 1);
+    });
+  });
+});
