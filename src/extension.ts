@@ -3,6 +3,7 @@ import { AlphaClient } from './core/alphaClient';
 import { AxoClient } from './core/axoClient';
 import { HttpClient } from './core/http';
 import { registerKeys } from './features/keys/registerKeys';
+import { StatusBar } from './features/status/statusBar';
 import { HostLogger } from './host/logger';
 import { SecretStore } from './host/secretStore';
 import type { Services } from './host/services';
@@ -33,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
 
   registerKeys(services);
+  context.subscriptions.push(new StatusBar(services));
 
   // Nothing is returned: exports would hand the key store to every other extension.
   log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms.`);

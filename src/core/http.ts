@@ -39,11 +39,21 @@ const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 /** The HTTP layer: undici with timeouts, proxies, safe redirects and typed errors. */
 export class HttpClient {
   private dispatchers = new Map<string, Dispatcher>();
+  private readonly reachability = new Set<(reachable: boolean) => void>();
 
   constructor(
     private readonly getSettings: () => HttpSettings,
     private readonly log: Logger,
   ) {}
+
+  /**
+   * Calls `listener` after every request: true when the service answered (any status), false when it could not
+   * be reached (DNS, refused, TLS, timeouts). Returns a function that removes the listener.
+   */
+  onReachability(listener: (reachable: boolean) => void): () => void {
+    this.reachability.add(listener);
+    return () => this.reachability.delete(listener);
+  }
 
   /** Sends a request and returns the 2xx response, or throws a ServiceError with a clear sentence. */
   async send(req: HttpRequest): Promise<HttpResponse> {
@@ -108,6 +118,7 @@ export class HttpClient {
         dispatcher: this.dispatcherFor(hop.url, settings),
       });
       this.log.info(`${what} → ${res.statusCode} in ${Date.now() - started} ms`);
+      this.reachability.forEach((listener) => listener(true));
       return Object.assign(res, { started });
     } catch (error) {
       // undici reports some failures (a proxy refusing the tunnel) as aborts too: only our signal means cancelled.
@@ -117,6 +128,7 @@ export class HttpClient {
       }
       const mapped = errorFromTransport(error, hop.url, settings.timeoutMs, req.keyKind);
       this.log.warn(`${what} failed after ${Date.now() - started} ms: ${mapped.message}`);
+      this.reachability.forEach((listener) => listener(false));
       throw mapped;
     }
   }
