@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { ServiceError, isAbortError, type KeyKind } from './errors';
 import { errorFromResponse, errorFromTransport } from './httpErrors';
@@ -9,6 +10,8 @@ export interface HttpSettings {
   /** Applies to connecting, to the first byte of the response, and to every gap between chunks. */
   timeoutMs: number;
   proxy: ProxySettings;
+  /** Host name resolution; the system resolver when absent (tests put a resolver of their own here). */
+  lookup?: LookupFunction;
 }
 
 /** One request to the service. */
@@ -161,7 +164,10 @@ export class HttpClient {
             requestTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
             proxyTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
           })
-        : new Agent({ ...timeouts, connect: { ...timeouts.connect, rejectUnauthorized: settings.proxy.strictSSL } });
+        : new Agent({
+            ...timeouts,
+            connect: { ...timeouts.connect, rejectUnauthorized: settings.proxy.strictSSL, lookup: settings.lookup },
+          });
       this.dispatchers.set(cacheKey, dispatcher);
     }
     return dispatcher;

@@ -102,6 +102,21 @@ describe('HTTP layer', () => {
     assert.match(e.message, /redirected more than 5 times/);
   });
 
+  it('maps a failed DNS lookup', async () => {
+    const lookup: net.LookupFunction = (hostname, _options, callback) =>
+      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+    const e = await expectError(
+      client({ lookup }).send({
+        method: 'GET',
+        url: new URL('http://no-such-host.test/v1/alpha'),
+        key: KEY,
+        keyKind: 'chat',
+      }),
+    );
+    assert.equal(e.kind, 'network');
+    assert.match(e.message, /Cannot find the server no-such-host\.test \(DNS lookup failed\)/);
+  });
+
   it('maps a refused connection', async () => {
     const { url, server } = await listen(() => undefined);
     await new Promise((r) => server.close(r));
