@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { describeError, keyLabel, type KeyKind } from '../../core/errors';
 import type { Services } from '../../host/services';
 import { testConnection } from './connectionTest';
+import { registerWalkthrough } from './walkthrough';
 
 const TITLES: Record<KeyKind, string> = {
   chat: 'ALPHA: Chat API Key',
@@ -20,6 +21,7 @@ export function registerKeys(services: Services): void {
     secrets.onDidChange(() => void refreshRedaction(services)),
   );
   void refreshRedaction(services);
+  registerWalkthrough(services);
 }
 
 /** Asks for a key in a password input box; trimmed, empty refused. Returns true when one was stored. */
