@@ -22,7 +22,8 @@ export function registerWalkthrough(services: Services): void {
     settings.onDidChange(() => void refresh()),
   );
   void refresh();
-  if (!context.globalState.get<boolean>(SHOWN_KEY)) {
+  const wanted = vscode.workspace.getConfiguration('alphaAxo').get<boolean>('showWalkthroughOnFirstRun', true);
+  if (wanted && !context.globalState.get<boolean>(SHOWN_KEY)) {
     void context.globalState.update(SHOWN_KEY, true);
     void vscode.commands.executeCommand(
       'workbench.action.openWalkthrough',
