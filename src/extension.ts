@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AlphaClient } from './core/alphaClient';
 import { AxoClient } from './core/axoClient';
 import { HttpClient } from './core/http';
+import { registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
 import { registerKeys } from './features/keys/registerKeys';
 import { StatusBar } from './features/status/statusBar';
 import { HostLogger } from './host/logger';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
 
   registerKeys(services);
+  registerEncyclopedia(services);
   context.subscriptions.push(new StatusBar(services));
 
   // Nothing is returned: exports would hand the key store to every other extension.

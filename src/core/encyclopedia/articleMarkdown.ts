@@ -1,0 +1,118 @@
+import type { Citation, Fact } from '../normalize';
+import { cleanText, type LookupValue } from './lookupTypes';
+
+/**
+ * Escapes a value placed inline in a Markdown document (a heading, a table cell, a link text): the characters that
+ * would start a link, an image, HTML, emphasis, code or a table column, and a leading `#`, `>` or list marker.
+ */
+export function escapeInline(text: string): string {
+  return cleanText(text)
+    .replace(/[\\`*_[\]<>|{}]/g, '\\$&')
+    .replace(/^([#>+-]|\d+[.)])/, '\\$1');
+}
+
+/** Only http(s) URLs become links; anything else (`command:`, `javascript:`, `file:`) stays text. */
+export function safeUrl(url: string | undefined): string | undefined {
+  if (!url) {
+    return undefined;
+  }
+  try {
+    const parsed = new URL(url.trim());
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A link as `[text](<url>)`, or the escaped text alone when the URL is not http(s). */
+function link(text: string, url: string | undefined): string {
+  const safe = safeUrl(url);
+  const label = escapeInline(text) || escapeInline(safe ?? '');
+  return safe ? `[${label}](<${safe.replace(/[<>\s]/g, encodeURIComponent)}>)` : label;
+}
+
+/** Neutralises raw HTML in body text (Markdown itself is kept: the service's text may be Markdown). */
+function body(text: string): string {
+  return text.trim().replace(/</g, '&lt;');
+}
+
+function factsTable(facts: Fact[]): string[] {
+  return [
+    '## Facts',
+    '',
+    '| Fact | Value |',
+    '| --- | --- |',
+    ...facts.map((f) => `| ${escapeInline(f.name)} | ${escapeInline(f.value)} |`),
+    '',
+  ];
+}
+
+function sources(citations: Citation[]): string[] {
+  return ['## Sources', '', ...citations.map((c, i) => `${i + 1}. ${link(c.title, c.url)}`), ''];
+}
+
+/** The Markdown document of an answer, an article or a list of search results ("Open as Markdown"). */
+export function lookupMarkdown(value: LookupValue): string {
+  const out: string[] = [];
+  if (value.kind === 'answer') {
+    const a = value.answer;
+    out.push(
+      `# ${escapeInline(a.query)}`,
+      '',
+      `*Answer from the AXO encyclopedia, model ${escapeInline(a.model)}.*`,
+      '',
+    );
+    out.push(body(a.text) || '*No answer.*', '');
+    if (a.citations.length) {
+      out.push(...sources(a.citations));
+    }
+  } else if (value.kind === 'article') {
+    const a = value.article;
+    out.push(`# ${escapeInline(a.title)}`, '');
+    if (a.summary?.trim() && a.summary.trim() !== a.content.trim()) {
+      out.push(`> ${escapeInline(a.summary)}`, '');
+    }
+    if (a.content.trim()) {
+      out.push(body(a.content), '');
+    }
+    if (a.facts.length) {
+      out.push(...factsTable(a.facts));
+    }
+    if (a.media.length) {
+      out.push('## Media', '', ...a.media.map((m) => `- ${link(mediaName(m), m)}`), '');
+    }
+    if (a.citations.length) {
+      out.push(...sources(a.citations));
+    }
+    out.push('---', '', `From the AXO encyclopedia${safeUrl(a.url) ? `: ${link(a.title, a.url)}` : '.'}`, '');
+  } else {
+    out.push(`# Search: ${escapeInline(value.query)}`, '');
+    for (const r of value.results) {
+      out.push(`- **${link(r.title, r.url)}**${r.snippet ? ` — ${escapeInline(r.snippet)}` : ''}`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** The title a value is known by (article title, question, search terms). */
+export function lookupTitle(value: LookupValue): string {
+  switch (value.kind) {
+    case 'answer':
+      return cleanText(value.answer.query);
+    case 'article':
+      return cleanText(value.article.title);
+    case 'search':
+      return `Search: ${cleanText(value.query)}`;
+  }
+}
+
+/** The file name at the end of a media URL, or the URL itself. */
+export function mediaName(url: string): string {
+  try {
+    const name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+    return name || url;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,86 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { CacheEntry } from './lookupCache';
+
+const VERSION = 1;
+
+interface SnapshotJson {
+  version: number;
+  savedAt: number;
+  entries: { k: string; t: number; v: unknown }[];
+}
+
+/**
+ * The cache persisted as one JSON file (in the extension's global storage). Written to a temporary file and
+ * renamed, so a crash never leaves half a file; a missing, corrupt or foreign file reads as empty.
+ */
+export class CacheSnapshotFile<V> {
+  constructor(
+    readonly path: string,
+    /** Checks one stored value; entries failing it are dropped (a file from another version, or edited). */
+    private readonly isValue: (value: unknown) => value is V,
+  ) {}
+
+  /** The stored entries, oldest use first. Never throws: returns the reason it read nothing as `problem`. */
+  async load(): Promise<{ entries: CacheEntry<V>[]; problem?: string }> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return { entries: [], problem: code === 'ENOENT' ? undefined : `cannot read the cache file (${code})` };
+    }
+    return this.parse(text);
+  }
+
+  /** Parses the file's text (exposed for the benchmark of a cold start). */
+  parse(text: string): { entries: CacheEntry<V>[]; problem?: string } {
+    let json: Partial<SnapshotJson>;
+    try {
+      json = JSON.parse(text) as Partial<SnapshotJson>;
+    } catch {
+      return { entries: [], problem: 'the cache file is not valid JSON; starting with an empty cache' };
+    }
+    if (json?.version !== VERSION || !Array.isArray(json.entries)) {
+      return { entries: [], problem: 'the cache file has an unknown format; starting with an empty cache' };
+    }
+    const entries: CacheEntry<V>[] = [];
+    for (const item of json.entries) {
+      if (item && typeof item.k === 'string' && Number.isFinite(item.t) && this.isValue(item.v)) {
+        entries.push({ key: item.k, storedAt: item.t, value: item.v });
+      }
+    }
+    return { entries };
+  }
+
+  /** Writes the entries (replacing the file). */
+  async save(entries: CacheEntry<V>[], now = Date.now()): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    const temp = `${this.path}.${process.pid}.${now}.tmp`;
+    await writeFile(temp, serialize(entries, now), 'utf8');
+    await rename(temp, this.path);
+  }
+
+  /** Writes the entries synchronously (when the extension shuts down and cannot wait). */
+  saveSync(entries: CacheEntry<V>[], now = Date.now()): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const temp = `${this.path}.${process.pid}.${now}.tmp`;
+    writeFileSync(temp, serialize(entries, now), 'utf8');
+    renameSync(temp, this.path);
+  }
+
+  /** Removes the file. */
+  async delete(): Promise<void> {
+    await rm(this.path, { force: true });
+  }
+}
+
+function serialize<V>(entries: CacheEntry<V>[], now: number): string {
+  const json: SnapshotJson = {
+    version: VERSION,
+    savedAt: now,
+    entries: entries.map((e) => ({ k: e.key, t: e.storedAt, v: e.value })),
+  };
+  return JSON.stringify(json);
+}

@@ -1,0 +1,132 @@
+import * as vscode from 'vscode';
+import { describeError } from '../../core/errors';
+import type { Logger } from '../../core/logger';
+import { DisposableOwner } from '../../host/disposables';
+import { webviewHtml, webviewOptions } from '../../host/webviewHtml';
+import type { HostToWebview, WebviewToHost } from '../../protocol/encyclopediaProtocol';
+
+/** The id of the view, as contributed in package.json. */
+export const ENCYCLOPEDIA_VIEW_ID = 'axo.encyclopediaView';
+
+/** Messages that replace what the view shows; the last one is shown again when the view is re-created. */
+const SCREENS = new Set<HostToWebview['type']>([
+  'lookup/started',
+  'lookup/show',
+  'lookup/empty',
+  'lookup/error',
+  'view/welcome',
+]);
+
+const MESSAGE_TYPES = new Set<WebviewToHost['type']>([
+  'webview/ready',
+  'lookup/cancel',
+  'lookup/action',
+  'lookup/refresh',
+  'history/back',
+  'history/forward',
+  'link/open',
+  'article/open',
+  'entry/openMarkdown',
+  'entry/askAlpha',
+  'fact/insert',
+  'media/load',
+  'command/run',
+]);
+
+/**
+ * The Encyclopedia side view. Holds every message until the page says `webview/ready`; when VS Code re-creates
+ * the page (the view was hidden and shown again), it shows the last screen again.
+ */
+export class EncyclopediaViewProvider extends DisposableOwner implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private queue: HostToWebview[] = [];
+  private screen: HostToWebview | undefined;
+  private viewDisposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly onMessage: (message: WebviewToHost) => Promise<void>,
+    private readonly log: Logger,
+  ) {
+    super();
+    this._register({ dispose: () => this.dropView() });
+  }
+
+  /** Called by VS Code when the view becomes visible for the first time (or again after being disposed). */
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.dropView();
+    this.view = view;
+    this.ready = false;
+    this.queue = this.screen ? [this.screen] : [];
+    view.webview.options = webviewOptions(this.extensionUri);
+    view.webview.html = webviewHtml(view.webview, this.extensionUri, {
+      bundle: 'encyclopedia',
+      title: 'Encyclopedia',
+      hasCss: true,
+    });
+    this.viewDisposables.push(
+      view.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      view.onDidDispose(() => {
+        if (this.view === view) {
+          this.dropView();
+        }
+      }),
+    );
+  }
+
+  /** Sends a message now, or when the page is ready. */
+  post(message: HostToWebview): void {
+    if (SCREENS.has(message.type)) {
+      this.screen = message;
+    }
+    if (this.view && this.ready) {
+      this.view.webview.postMessage(message).then(undefined, (error: unknown) => {
+        this.log.warn(`Encyclopedia view: could not post ${message.type}: ${describeError(error)}`);
+      });
+    } else {
+      this.queue.push(message);
+    }
+  }
+
+  /** Shows the view, creating it if needed, leaving the keyboard focus where it is when the view exists. */
+  async reveal(): Promise<void> {
+    if (this.view) {
+      this.view.show(true);
+      return;
+    }
+    await vscode.commands.executeCommand(`${ENCYCLOPEDIA_VIEW_ID}.focus`);
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    const type = (message as { type?: unknown } | null)?.type;
+    if (typeof type !== 'string' || !MESSAGE_TYPES.has(type as WebviewToHost['type'])) {
+      this.log.warn(`Encyclopedia view: ignored an unknown message.`);
+      return;
+    }
+    const typed = message as WebviewToHost;
+    if (typed.type === 'webview/ready') {
+      this.ready = true;
+      const held = this.queue;
+      this.queue = [];
+      for (const item of held) {
+        this.post(item);
+      }
+      return;
+    }
+    try {
+      await this.onMessage(typed);
+    } catch (error) {
+      this.log.error(`Encyclopedia view: ${typed.type} failed: ${describeError(error)}`);
+      void vscode.window.showErrorMessage(`AXO: ${describeError(error)}`);
+    }
+  }
+
+  private dropView(): void {
+    for (const d of this.viewDisposables.splice(0)) {
+      d.dispose();
+    }
+    this.view = undefined;
+    this.ready = false;
+  }
+}

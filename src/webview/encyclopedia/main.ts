@@ -1,0 +1,184 @@
+import type {
+  ActionView,
+  HostToWebview,
+  NavView,
+  SourceView,
+  WebviewToHost,
+} from '../../protocol/encyclopediaProtocol';
+import { h, icon, iconButton, relativeTime, textButton } from './dom';
+import { renderEntry } from './entryRender';
+import './encyclopedia.css';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: WebviewToHost) => vscode.postMessage(message);
+const root = document.getElementById('root') as HTMLElement;
+
+/** The toolbar: back, forward, refresh, and the actions on the shown entry. */
+function toolbar(nav: NavView, entryActions: 'none' | 'entry' | 'article'): HTMLElement {
+  const bar = h(
+    'div',
+    { role: 'toolbar', 'aria-label': 'Encyclopedia', class: 'toolbar' },
+    iconButton('Back', 'arrow-left', () => post({ type: 'history/back' }), !nav.canGoBack),
+    iconButton('Forward', 'arrow-right', () => post({ type: 'history/forward' }), !nav.canGoForward),
+    nav.length
+      ? h(
+          'span',
+          { class: 'position', 'aria-label': `Lookup ${nav.index} of ${nav.length}` },
+          `${nav.index}/${nav.length}`,
+        )
+      : undefined,
+  );
+  if (entryActions !== 'none') {
+    bar.append(
+      iconButton('Refresh', 'refresh', () => post({ type: 'lookup/refresh' })),
+      h('span', { class: 'spacer' }),
+      textButton('Open as Markdown', 'markdown', () => post({ type: 'entry/openMarkdown' })),
+      entryActions === 'article' ? textButton('Insert fact', 'insert', () => post({ type: 'fact/insert' })) : '',
+      textButton('Ask ALPHA about this', 'comment-discussion', () => post({ type: 'entry/askAlpha' })),
+    );
+  }
+  return bar;
+}
+
+function sourceBadge(source: SourceView): HTMLElement | undefined {
+  if (source.stale) {
+    return h(
+      'div',
+      { class: 'notice stale', role: 'status' },
+      icon('cloud-offline'),
+      h('span', {}, `Cached result from ${relativeTime(source.storedAt)}. ${source.notice ?? ''}`),
+    );
+  }
+  if (source.cached) {
+    const when = new Date(source.storedAt).toLocaleString();
+    return h(
+      'div',
+      { class: 'badge', title: `Fetched ${when}` },
+      icon('database'),
+      h('span', {}, `Cached · ${relativeTime(source.storedAt)}`),
+    );
+  }
+  return undefined;
+}
+
+function actionButtons(actions: ActionView[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'actions' },
+    ...actions.map((a) =>
+      textButton(a.label, a.action === 'retry' ? 'refresh' : 'arrow-right', () =>
+        post({ type: 'lookup/action', action: a.action }),
+      ),
+    ),
+  );
+}
+
+function welcome(): HTMLElement {
+  return h(
+    'section',
+    { class: 'welcome', 'aria-labelledby': 'welcome-title' },
+    h('h1', { id: 'welcome-title' }, 'AXO Encyclopedia'),
+    h(
+      'p',
+      {},
+      'Ask a factual question, search, or open an article. Select text in an editor and choose “Look Up in AXO” from its context menu. Terms you look up show their facts when you hover them in any editor.',
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      textButton('Ask…', 'question', () => post({ type: 'command/run', command: 'axo.ask' })),
+      textButton('Search…', 'search', () => post({ type: 'command/run', command: 'axo.search' })),
+      textButton('Open Article…', 'book', () => post({ type: 'command/run', command: 'axo.article' })),
+    ),
+  );
+}
+
+function replace(...children: (Node | undefined)[]): void {
+  root.replaceChildren(...children.filter((c): c is Node => c !== undefined));
+}
+
+function render(message: HostToWebview): void {
+  switch (message.type) {
+    case 'view/welcome':
+      replace(toolbar(message.nav, 'none'), welcome());
+      break;
+    case 'lookup/started':
+      replace(
+        h(
+          'div',
+          { class: 'loading', role: 'status', 'aria-live': 'polite' },
+          icon('loading', true),
+          h('span', {}, `${message.label}…`),
+          textButton('Cancel', 'close', () => post({ type: 'lookup/cancel', requestId: message.requestId })),
+        ),
+      );
+      break;
+    case 'lookup/show':
+      replace(
+        toolbar(message.nav, message.entry.kind === 'article' && message.entry.facts.length ? 'article' : 'entry'),
+        sourceBadge(message.source),
+        h('main', {}, renderEntry(message.entry, post)),
+      );
+      break;
+    case 'lookup/empty':
+      replace(
+        toolbar(message.nav, 'none'),
+        h('div', { class: 'notice empty', role: 'status' }, icon('info'), h('span', {}, message.message)),
+        actionButtons(message.actions),
+      );
+      break;
+    case 'lookup/error':
+      replace(
+        toolbar(message.nav, 'none'),
+        h('div', { class: 'notice error', role: 'alert' }, icon('error'), h('span', {}, message.message)),
+        actionButtons(message.actions),
+      );
+      break;
+    case 'media/loaded':
+    case 'media/failed':
+      showMedia(message);
+      break;
+  }
+}
+
+function showMedia(message: Extract<HostToWebview, { type: 'media/loaded' | 'media/failed' }>): void {
+  for (const button of Array.from(root.querySelectorAll<HTMLButtonElement>('button[data-media-url]'))) {
+    if (button.dataset.mediaUrl !== message.url) {
+      continue;
+    }
+    const item = button.closest('li');
+    if (message.type === 'media/loaded') {
+      const name = item?.querySelector('a, .inert-link')?.textContent ?? 'Image';
+      button.replaceWith(h('img', { src: message.dataUri, alt: name, class: 'media-image' }));
+    } else {
+      button.replaceWith(h('span', { class: 'hint', role: 'status' }, message.message));
+    }
+  }
+}
+
+// Links never navigate the webview: http(s) links go to the host, which opens them outside; others are inert.
+document.addEventListener('click', (event) => {
+  const anchor = (event.target as Element | null)?.closest?.('a');
+  if (!anchor) {
+    return;
+  }
+  event.preventDefault();
+  const url = anchor.dataset.url;
+  if (url) {
+    post({ type: 'link/open', url });
+  }
+});
+
+window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
+  const message = event.data;
+  if (message && typeof message === 'object' && typeof message.type === 'string') {
+    render(message);
+  }
+});
+
+post({ type: 'webview/ready' });

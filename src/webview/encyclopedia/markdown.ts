@@ -1,0 +1,59 @@
+import DOMPurify from 'dompurify';
+import { Marked, type Tokens } from 'marked';
+
+/** Escapes text for HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// Raw HTML in the service's Markdown is shown as text, images become links (shown only when clicked).
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
+    image: ({ href, text }: Tokens.Image) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
+  },
+});
+
+/** Whether a URL may become a link: http and https only. */
+export function isWebUrl(url: string | null | undefined): url is string {
+  if (!url) {
+    return false;
+  }
+  try {
+    const parsed = new URL(url, 'about:blank');
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Renders untrusted Markdown into a fragment: raw HTML off, sanitised by DOMPurify, and every link that is not
+ * http(s) (`command:`, `javascript:`, relative) turned into inert text. Links carry `data-url`; the page's click
+ * handler asks the host to open them.
+ */
+export function renderMarkdown(source: string): DocumentFragment {
+  const html = marked.parse(source, { async: false });
+  const fragment = DOMPurify.sanitize(html, {
+    RETURN_DOM_FRAGMENT: true,
+    FORBID_TAGS: ['img', 'style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'svg', 'math'],
+    FORBID_ATTR: ['style', 'class', 'id'],
+  });
+  for (const a of Array.from(fragment.querySelectorAll('a'))) {
+    const href = a.getAttribute('href');
+    if (isWebUrl(href)) {
+      a.dataset.url = href;
+      a.title = href;
+      a.removeAttribute('target');
+    } else {
+      const span = document.createElement('span');
+      span.className = 'inert-link';
+      span.textContent = a.textContent;
+      a.replaceWith(span);
+    }
+  }
+  return fragment;
+}
