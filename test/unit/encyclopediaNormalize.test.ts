@@ -1,0 +1,169 @@
+import * as assert from 'node:assert/strict';
+import { normalizeAnswer, normalizeArticle, normalizeFacts, normalizeSearch } from '../../src/core/normalize';
+
+describe('encyclopedia normalisation: ask', () => {
+  for (const field of ['answer', 'text', 'content', 'summary']) {
+    it(`reads the answer from "${field}"`, () => {
+      const a = normalizeAnswer({ [field]: 'Turing was a mathematician.' }, 'Who was Turing?', 'axo');
+      assert.equal(a.text, 'Turing was a mathematician.');
+      assert.equal(a.query, 'Who was Turing?');
+      assert.equal(a.model, 'axo');
+      assert.equal(a.unrecognised, undefined);
+    });
+  }
+
+  for (const field of ['sources', 'citations', 'references']) {
+    it(`reads citations from "${field}" as strings and as {title,url}`, () => {
+      const a = normalizeAnswer(
+        {
+          answer: 'x',
+          [field]: ['Plain title', 'https://axo.example/wiki/A', { title: 'B', url: 'https://b.example/' }],
+        },
+        'q',
+        'axo',
+      );
+      assert.deepEqual(a.citations, [
+        { title: 'Plain title' },
+        { title: 'https://axo.example/wiki/A', url: 'https://axo.example/wiki/A' },
+        { title: 'B', url: 'https://b.example/' },
+      ]);
+    });
+  }
+
+  it('uses the URL as the title of a citation object without one', () => {
+    const a = normalizeAnswer({ answer: 'x', sources: [{ url: 'https://c.example/' }] }, 'q', 'axo');
+    assert.deepEqual(a.citations, [{ title: 'https://c.example/', url: 'https://c.example/' }]);
+  });
+
+  it('takes a plain-text body as the answer', () => {
+    assert.equal(normalizeAnswer('Just text.', 'q', 'axo.1').text, 'Just text.');
+  });
+
+  it('keeps an empty answer empty (the UI then says there is no answer)', () => {
+    const a = normalizeAnswer({ answer: '', model: 'axo', sources: [] }, 'q', 'axo');
+    assert.equal(a.text, '');
+    assert.equal(a.unrecognised, undefined);
+  });
+
+  it('shows an unknown shape as readable JSON, never [object Object]', () => {
+    const a = normalizeAnswer({ weird: { nested: true } }, 'q', 'axo');
+    assert.equal(a.unrecognised, true);
+    assert.match(a.text, /"nested": true/);
+    assert.doesNotMatch(a.text, /\[object Object\]/);
+  });
+});
+
+describe('encyclopedia normalisation: search', () => {
+  const hits = [
+    { title: 'Alan Turing', snippet: 'English mathematician', url: 'https://axo.example/wiki/Alan_Turing' },
+    { title: 'Turing machine' },
+  ];
+
+  it('reads a bare array', () => {
+    assert.deepEqual(normalizeSearch(hits), [
+      { title: 'Alan Turing', snippet: 'English mathematician', url: 'https://axo.example/wiki/Alan_Turing' },
+      { title: 'Turing machine', snippet: undefined, url: undefined },
+    ]);
+  });
+
+  for (const field of ['results', 'items', 'hits']) {
+    it(`reads "${field}"`, () => {
+      assert.deepEqual(
+        normalizeSearch({ [field]: hits }).map((r) => r.title),
+        ['Alan Turing', 'Turing machine'],
+      );
+    });
+  }
+
+  it('reads the snippet from summary/description and strings as titles', () => {
+    const r = normalizeSearch({ results: [{ title: 'A', description: 'about A' }, 'B'] });
+    assert.deepEqual(r, [{ title: 'A', snippet: 'about A', url: undefined }, { title: 'B' }]);
+  });
+
+  it('skips hits without a title and returns [] for an unknown shape', () => {
+    assert.deepEqual(normalizeSearch({ results: [{ snippet: 'no title' }] }), []);
+    assert.deepEqual(normalizeSearch({ nothing: 1 }), []);
+    assert.deepEqual(normalizeSearch(null), []);
+  });
+});
+
+describe('encyclopedia normalisation: article', () => {
+  const base = { title: 'Alan Turing', url: 'https://axo.example/wiki/Alan_Turing', summary: 'Mathematician.' };
+
+  for (const field of ['content', 'extract', 'text']) {
+    it(`reads the text from "${field}"`, () => {
+      const a = normalizeArticle({ ...base, [field]: 'Body.' }, 'Alan Turing');
+      assert.equal(a.content, 'Body.');
+      assert.equal(a.title, 'Alan Turing');
+      assert.equal(a.url, 'https://axo.example/wiki/Alan_Turing');
+      assert.equal(a.summary, 'Mathematician.');
+    });
+  }
+
+  it('uses the summary as text when there is no other', () => {
+    assert.equal(normalizeArticle({ title: 'T', summary: 'Only a summary.' }, 'T').content, 'Only a summary.');
+  });
+
+  it('reads facts as an object, keeping order, with non-string values made readable', () => {
+    const a = normalizeArticle(
+      { ...base, content: 'x', facts: { Born: '23 June 1912', Age: 41, Fields: ['Maths', 'CS'] } },
+      'Alan Turing',
+    );
+    assert.deepEqual(a.facts, [
+      { name: 'Born', value: '23 June 1912' },
+      { name: 'Age', value: '41' },
+      { name: 'Fields', value: 'Maths, CS' },
+    ]);
+  });
+
+  for (const nameKey of ['name', 'label', 'key']) {
+    it(`reads facts as an array of {${nameKey}, value}`, () => {
+      const a = normalizeArticle(
+        { ...base, content: 'x', facts: [{ [nameKey]: 'Born', value: '1912' }] },
+        'Alan Turing',
+      );
+      assert.deepEqual(a.facts, [{ name: 'Born', value: '1912' }]);
+    });
+  }
+
+  it('reads facts as [name, value] pairs and never prints [object Object]', () => {
+    assert.deepEqual(normalizeFacts([['Born', '1912']]), [{ name: 'Born', value: '1912' }]);
+    const nested = normalizeFacts({ Spouse: { name: 'None' } });
+    assert.doesNotMatch(nested[0].value, /\[object Object\]/);
+    assert.match(nested[0].value, /"name": "None"/);
+  });
+
+  for (const field of ['media', 'images']) {
+    it(`reads "${field}" as URLs (strings or {url|src})`, () => {
+      const a = normalizeArticle(
+        {
+          ...base,
+          content: 'x',
+          [field]: ['https://m.example/a.jpg', { url: 'https://m.example/b.png' }, { src: 'https://m.example/c.gif' }],
+        },
+        'Alan Turing',
+      );
+      assert.deepEqual(a.media, ['https://m.example/a.jpg', 'https://m.example/b.png', 'https://m.example/c.gif']);
+    });
+  }
+
+  it('reads an article wrapped in {article: …} and its citations', () => {
+    const a = normalizeArticle({ article: { ...base, content: 'x', sources: ['https://s.example/'] } }, 'Alan Turing');
+    assert.equal(a.content, 'x');
+    assert.deepEqual(a.citations, [{ title: 'https://s.example/', url: 'https://s.example/' }]);
+  });
+
+  it('keeps non-Latin titles and emoji in fact values intact', () => {
+    const a = normalizeArticle({ title: '東京', content: '首都', facts: { Flag: '🇯🇵' } }, '東京');
+    assert.equal(a.title, '東京');
+    assert.deepEqual(a.facts, [{ name: 'Flag', value: '🇯🇵' }]);
+  });
+
+  it('falls back to the requested title and shows an unknown shape as JSON', () => {
+    const a = normalizeArticle({ foo: 'bar' }, 'Requested');
+    assert.equal(a.title, 'Requested');
+    assert.equal(a.unrecognised, true);
+    assert.match(a.content, /"foo": "bar"/);
+    assert.deepEqual(a.facts, []);
+  });
+});
