@@ -21,23 +21,63 @@ interface Term {
   key: string;
 }
 
-// CJK scripts have no spaces between words, so each character is a token of its own there.
-const TOKEN =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}\p{M}_])+|[^\s]/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const TOKEN = /[\p{L}\p{N}\p{M}_]+|\S/gu;
 
 /** Longest phrase indexed, in characters; longer ones (long questions) are not matched in text. */
 export const MAX_PHRASE_CHARS = 200;
-/** How far either side of the hovered character the line is scanned. */
-const WINDOW = MAX_PHRASE_CHARS + 40;
 
-/** Splits text into lower-cased tokens with their offsets (relative to `offset`). */
+/**
+ * Splits text into lower-cased tokens with their offsets (relative to `offset`). CJK scripts have no spaces
+ * between words, so each of their characters is a token of its own.
+ */
 export function tokenize(text: string, offset = 0): Token[] {
   const out: Token[] = [];
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
-    out.push({ text: m[0].toLowerCase(), start: offset + m.index, end: offset + m.index + m[0].length });
+    const word = m[0];
+    const start = offset + m.index;
+    if (word.length > 1 && hasWideChar(word) && CJK.test(word)) {
+      splitCjk(word, start, out);
+    } else {
+      out.push({ text: word.toLowerCase(), start, end: start + word.length });
+    }
   }
   return out;
+}
+
+function hasWideChar(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    if (word.charCodeAt(i) >= 0x2e80) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Pushes a word run holding CJK characters as one token per CJK character and runs of the rest. */
+function splitCjk(word: string, start: number, out: Token[]): void {
+  let run = '';
+  let runStart = start;
+  let at = start;
+  for (const ch of word) {
+    if (CJK.test(ch)) {
+      if (run) {
+        out.push({ text: run.toLowerCase(), start: runStart, end: at });
+        run = '';
+      }
+      out.push({ text: ch, start: at, end: at + ch.length });
+    } else {
+      if (!run) {
+        runStart = at;
+      }
+      run += ch;
+    }
+    at += ch.length;
+  }
+  if (run) {
+    out.push({ text: run.toLowerCase(), start: runStart, end: at });
+  }
 }
 
 /**
@@ -48,6 +88,7 @@ export class TermIndex {
   private readonly byFirstToken = new Map<string, Term[]>();
   private readonly byPhrase = new Map<string, Term>();
   private maxTokens = 1;
+  private maxChars = 1;
 
   /** Number of phrases indexed. */
   get size(): number {
@@ -71,6 +112,7 @@ export class TermIndex {
       this.byFirstToken.set(tokens[0], [term]);
     }
     this.maxTokens = Math.max(this.maxTokens, tokens.length);
+    this.maxChars = Math.max(this.maxChars, phrase.length);
     return true;
   }
 
@@ -90,6 +132,7 @@ export class TermIndex {
     this.byFirstToken.clear();
     this.byPhrase.clear();
     this.maxTokens = 1;
+    this.maxChars = 1;
   }
 
   /** The key a phrase points to, if indexed. */
@@ -105,8 +148,10 @@ export class TermIndex {
     if (!this.byPhrase.size) {
       return undefined;
     }
-    const from = Math.max(0, character - WINDOW);
-    const tokens = tokenize(line.slice(from, character + WINDOW), from);
+    // Text around the position, wide enough for the longest phrase even with extra white space between its words.
+    const window = Math.min(2 * MAX_PHRASE_CHARS, 2 * this.maxChars + 16);
+    const from = Math.max(0, character - window);
+    const tokens = tokenize(line.slice(from, character + window), from);
     const at = tokens.findIndex((t) => t.start <= character && character < t.end);
     if (at < 0) {
       return undefined;
