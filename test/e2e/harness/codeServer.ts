@@ -1,0 +1,275 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { codeServerEntry, node24Path, runDirFor } from './paths';
+
+/** How to start one code-server. */
+export interface CodeServerOptions {
+  /** Names the run folder `.vscode-test/run-<name>` (wiped at start). */
+  name: string;
+  /** Preset as `alphaAxo.baseUrl`. */
+  baseUrl?: string;
+  /** More settings, written over the defaults. */
+  settings?: Record<string, unknown>;
+  /** `chat.disableAIFeatures`: true (the default) hides VS Code's own chat where it is not under test. */
+  disableAIFeatures?: boolean;
+  /** A .vsix to install with `--install-extension` before the server starts. */
+  vsix?: string;
+  /** Starts the server with `--vscode-option enable-smoke-test-driver` (extension-host tests; hides toasts). */
+  smokeTestDriver?: boolean;
+  /** Extra environment for the server and its extension host. */
+  env?: Record<string, string>;
+  /** Files to create in the workspace folder, by relative path. */
+  workspaceFiles?: Record<string, string>;
+  /** Binds this port instead of a random free one. */
+  port?: number;
+}
+
+/** A running code-server. */
+export interface CodeServer {
+  /** `http://127.0.0.1:PORT` */
+  readonly url: string;
+  readonly port: number;
+  readonly runDir: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  readonly workspaceDir: string;
+  readonly logFile: string;
+  /** The `vscode-remote://` URI of a local path, as the workbench in the browser names it. */
+  remoteUri(localPath: string): string;
+  /** The workbench URL opening the workspace folder, with an optional `payload` (extension-host tests). */
+  workbenchUrl(payload?: [string, string][]): string;
+  /** Stops the whole process group (idempotent). */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'git.openRepositoryInParentFolders': 'never',
+};
+
+const STOP_GRACE_MS = 5_000;
+const READY_TIMEOUT_MS = 60_000;
+const running = new Set<ChildProcess>();
+
+// A test process that dies without its `after` hooks must not leave servers behind.
+process.on('exit', () => {
+  for (const child of running) {
+    killGroup(child, 'SIGKILL');
+  }
+});
+
+/** Starts code-server for one run folder and waits until it answers `/healthz`. */
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
+  for (const file of [node24Path, codeServerEntry]) {
+    if (!fs.existsSync(file)) {
+      throw new Error(`${file} is missing: install the test host with \`node scripts/installTestHost.mjs\``);
+    }
+  }
+  const runDir = runDirFor(options.name);
+  const dirs = {
+    userDataDir: path.join(runDir, 'ud'),
+    extensionsDir: path.join(runDir, 'exts'),
+    workspaceDir: path.join(runDir, 'ws'),
+  };
+  fs.rmSync(runDir, { recursive: true, force: true });
+  for (const dir of [...Object.values(dirs), path.join(runDir, 'tmp'), path.join(runDir, 'xdg')]) {
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  writeSettings(dirs.userDataDir, options);
+  writeWorkspace(dirs.workspaceDir, options.workspaceFiles ?? {});
+
+  const env = serverEnv(runDir, options.env ?? {});
+  const common = ['--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
+  if (options.vsix) {
+    installExtension(options.vsix, common, env);
+  }
+
+  const port = options.port ?? (await freePort());
+  const logFile = path.join(runDir, 'code-server.log');
+  const args = [
+    codeServerEntry,
+    '--config',
+    path.join(runDir, 'config.yaml'),
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    ...common,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    ...(options.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    dirs.workspaceDir,
+  ];
+  const log = fs.openSync(logFile, 'a');
+  // detached: its own process group, so stop() reaches the extension host and the other children too.
+  const child = spawn(node24Path, args, { cwd: runDir, env, detached: true, stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+
+  const stop = async (): Promise<void> => {
+    if (!running.delete(child)) {
+      return;
+    }
+    killGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+    killGroup(child, 'SIGKILL'); // whatever of the group outlived the server
+  };
+
+  try {
+    await waitForHealth(url, exited, logFile);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  const host = `127.0.0.1:${port}`;
+  const remoteUri = (localPath: string): string => `vscode-remote://${host}${path.resolve(localPath)}`;
+  return {
+    url,
+    port,
+    runDir,
+    ...dirs,
+    logFile,
+    remoteUri,
+    workbenchUrl: (payload) => {
+      const query = [`folder=${encodeURIComponent(dirs.workspaceDir)}`];
+      if (payload) {
+        query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+      }
+      return `${url}/?${query.join('&')}`;
+    },
+    stop,
+  };
+}
+
+/** Settings go to both the user and the machine (remote) settings: machine-scoped ones are read only from there. */
+function writeSettings(userDataDir: string, options: CodeServerOptions): void {
+  const settings: Record<string, unknown> = {
+    ...DEFAULT_SETTINGS,
+    'chat.disableAIFeatures': options.disableAIFeatures ?? true,
+    ...(options.baseUrl === undefined ? {} : { 'alphaAxo.baseUrl': options.baseUrl }),
+    ...options.settings,
+  };
+  const text = `${JSON.stringify(settings, null, 2)}\n`;
+  for (const folder of ['User', 'Machine']) {
+    fs.mkdirSync(path.join(userDataDir, folder), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, folder, 'settings.json'), text);
+  }
+}
+
+function writeWorkspace(workspaceDir: string, files: Record<string, string>): void {
+  for (const [relative, content] of Object.entries(files)) {
+    const file = path.join(workspaceDir, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+}
+
+/**
+ * The server's environment: everything it writes stays inside the run folder; nothing from a surrounding VS Code
+ * (whose IPC hook would make `--install-extension` talk to it) or the developer's own keys leaks in.
+ */
+function serverEnv(runDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(VSCODE_|ELECTRON_|npm_)/i.test(name) || name === 'ALPHA_API_KEY' || name === 'AXO_API_KEY') {
+      continue;
+    }
+    env[name] = value;
+  }
+  const xdg = path.join(runDir, 'xdg');
+  return {
+    ...env,
+    TMPDIR: path.join(runDir, 'tmp'),
+    XDG_CONFIG_HOME: path.join(xdg, 'config'),
+    XDG_DATA_HOME: path.join(xdg, 'data'),
+    XDG_CACHE_HOME: path.join(xdg, 'cache'),
+    XDG_RUNTIME_DIR: path.join(xdg, 'runtime'),
+    ...extra,
+  };
+}
+
+function installExtension(vsix: string, common: string[], env: NodeJS.ProcessEnv): void {
+  if (!fs.existsSync(vsix)) {
+    throw new Error(`${vsix} is missing: package the extension with \`node scripts/package.mjs\``);
+  }
+  const result = spawnSync(node24Path, [codeServerEntry, ...common, '--install-extension', vsix, '--force'], {
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (result.status !== 0) {
+    throw new Error(`installing ${vsix} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}`);
+  }
+}
+
+/** A port that was free a moment ago (the kernel's pick for port 0). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, exited: Promise<void>, logFile: string): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (gone) {
+      throw new Error(`code-server exited before it was ready:\n${tail(logFile)}`);
+    }
+    try {
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`code-server did not answer ${url}/healthz within ${READY_TIMEOUT_MS} ms:\n${tail(logFile)}`);
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) {
+    return;
+  }
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

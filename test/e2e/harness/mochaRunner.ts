@@ -1,0 +1,105 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+/** What a suite run reports, to a results file the test command reads. */
+export interface TestResults {
+  passed: number;
+  failed: number;
+  failures: { title: string; error: string }[];
+}
+
+/** How to run a set of compiled test files. */
+export interface MochaRunOptions {
+  grep?: string;
+  timeoutMs?: number;
+  color?: boolean;
+  /** The mocha reporter printing progress (default `spec`). */
+  reporter?: string;
+}
+
+/** Runs mocha (BDD) over the given files in this process and counts passes and failures (hooks included). */
+export async function runMochaFiles(files: string[], options: MochaRunOptions = {}): Promise<TestResults> {
+  const mocha = new Mocha({
+    ui: 'bdd',
+    reporter: options.reporter ?? 'spec',
+    timeout: options.timeoutMs ?? 10_000,
+    color: options.color ?? false,
+    ...(options.grep ? { grep: options.grep } : {}),
+  });
+  for (const file of files) {
+    mocha.addFile(path.resolve(file));
+  }
+  const results: TestResults = { passed: 0, failed: 0, failures: [] };
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    runner.on('pass', () => results.passed++);
+    runner.on('fail', (test, error: unknown) => {
+      results.failed++;
+      results.failures.push({ title: test.fullTitle(), error: describe(error) });
+    });
+  });
+  return results;
+}
+
+/** Every file under `dir` whose name ends with `suffix`, sorted. */
+export function findFiles(dir: string, suffix: string): string[] {
+  if (!fs.existsSync(dir)) {
+    return [];
+  }
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith(suffix)) {
+      found.push(path.join(entry.parentPath, entry.name));
+    }
+  }
+  return found.sort();
+}
+
+/** Writes results as JSON, creating the folder. */
+export function writeResults(file: string, results: TestResults): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    return (error.stack ?? `${error.name}: ${error.message}`).split('\n').slice(0, 12).join('\n');
+  }
+  return String(error);
+}
+
+/**
+ * `node mochaRunner.js --results FILE [--grep X] [--timeout MS] FILE...`: runs the files in this Node, writes the
+ * results and exits 1 when one failed.
+ */
+async function main(argv: string[]): Promise<void> {
+  const files: string[] = [];
+  let resultsFile: string | undefined;
+  const options: MochaRunOptions = { color: process.stdout.isTTY };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--results') {
+      resultsFile = argv[++i];
+    } else if (arg === '--grep') {
+      options.grep = argv[++i];
+    } else if (arg === '--timeout') {
+      options.timeoutMs = Number(argv[++i]);
+    } else {
+      files.push(arg);
+    }
+  }
+  const results = await runMochaFiles(files, options);
+  if (resultsFile) {
+    writeResults(resultsFile, results);
+  }
+  // Like mocha's --exit: a handle left open (a socket, a timer) must not keep the run from ending.
+  process.exit(results.failed > 0 ? 1 : 0);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,69 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage } from './browser';
+import { startCodeServer, type CodeServer, type CodeServerOptions } from './codeServer';
+import { openWorkbench, screenshot, screenshotOnFailure } from './workbench';
+
+/** One code-server, one browser and one workbench page, shared by the tests of one file. */
+export interface WorkbenchSession {
+  readonly server: CodeServer;
+  readonly browser: Browser;
+  readonly page: Page;
+  /** Closes the browser and stops the server (idempotent; `after` calls it too). */
+  close(): Promise<void>;
+}
+
+/**
+ * Registers mocha hooks on the enclosing `describe`: `before` starts code-server with `options()` (called then, so it
+ * may use what earlier hooks made, like a fake service's URL), a browser and the workbench; `afterEach` takes a
+ * screenshot of a failed test; `after` closes everything.
+ */
+export function useWorkbench(name: string, options: () => Omit<CodeServerOptions, 'name'>): WorkbenchSession {
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const close = async (): Promise<void> => {
+    const [b, s] = [browser, server];
+    browser = undefined;
+    server = undefined;
+    await b?.close().catch((error: unknown) => console.error('closing the browser:', error));
+    await s?.stop();
+  };
+  const session: WorkbenchSession = {
+    get server() {
+      return required(server, 'server');
+    },
+    get browser() {
+      return required(browser, 'browser');
+    },
+    get page() {
+      return required(page, 'page');
+    },
+    close,
+  };
+
+  before(async function () {
+    this.timeout(180_000);
+    server = await startCodeServer({ name, ...options() });
+    browser = await launchBrowser(name);
+    page = await newPage(browser, name);
+    try {
+      await openWorkbench(page, server.workbenchUrl());
+    } catch (error) {
+      await screenshot(page, `${name}-open-workbench`).catch(() => undefined);
+      throw error;
+    }
+  });
+  afterEach(screenshotOnFailure(name, () => (browser ? page : undefined)));
+  after(async function () {
+    this.timeout(30_000);
+    await close();
+  });
+  return session;
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) {
+    throw new Error(`the workbench session's ${what} is not open (did its before hook fail?)`);
+  }
+  return value;
+}

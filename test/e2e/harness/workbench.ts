@@ -1,0 +1,164 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { screenshotsDir } from './paths';
+
+const QUICK_INPUT = '.quick-input-widget';
+const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
+const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
+const TOAST = '.notifications-toasts .notification-toast';
+
+/** Opens the workbench and waits until it has rendered. */
+export async function openWorkbench(page: Page, url: string, timeoutMs = 60_000): Promise<void> {
+  await page.goto(url, { timeout: timeoutMs });
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/**
+ * Runs a command from the palette by its full title ("ALPHA & AXO: Test Connection"). Extension commands appear
+ * a few seconds after the workbench loads, and the widget may still be closing from a previous input: when the row
+ * is missing after 2 s (or the palette did not take the text), close the palette and try again.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const widget = page.locator(QUICK_INPUT);
+  const input = page.locator(QUICK_INPUT_BOX);
+  const label = page.locator('.label-name', { hasText: exactText(title) });
+  const row = page.locator(QUICK_INPUT_ROW).filter({ has: label }).first();
+  for (;;) {
+    try {
+      await page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden', timeout: 2_000 });
+      await page.keyboard.press('F1');
+      await input.fill(`>${title}`, { timeout: 3_000 });
+      await row.waitFor({ state: 'visible', timeout: 2_000 });
+      await row.click({ timeout: 3_000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw new Error(`could not run "${title}" from the palette within ${timeoutMs} ms`, { cause: error });
+      }
+    }
+  }
+  // The palette closes (or turns into the command's own input box): wait until it no longer shows the `>` query.
+  await poll(
+    async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'),
+    10_000,
+    `the palette did not close after choosing "${title}"`,
+  );
+}
+
+/** The input of the quick-input widget (a command's input box), once it is visible and not the palette. */
+export async function inputBox(page: Page, timeoutMs = 15_000): Promise<Locator> {
+  const input = page.locator(QUICK_INPUT_BOX);
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  return input;
+}
+
+/** Types into the visible input box and accepts it with Enter; waits for the box to close. */
+export async function fillInputBox(page: Page, text: string, timeoutMs = 15_000): Promise<void> {
+  const input = await inputBox(page, timeoutMs);
+  await input.fill(text);
+  await input.press('Enter');
+  try {
+    await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: timeoutMs });
+  } catch (error) {
+    const message = await page.locator(`${QUICK_INPUT} .quick-input-message`).innerText({ timeout: 1_000 });
+    throw new Error(`the input box did not accept the text: ${message || '(no message)'}`, { cause: error });
+  }
+}
+
+/** Waits for a notification toast whose message matches and returns the message's text. */
+export async function waitForToast(page: Page, textRegex: RegExp, timeoutMs = 30_000): Promise<string> {
+  const message = page.locator(`${TOAST} .notification-list-item-message`).filter({ hasText: textRegex }).first();
+  await message.waitFor({ state: 'visible', timeout: timeoutMs });
+  return (await message.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** Clears every notification, so the next {@link waitForToast} sees only new ones. */
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await page.locator(TOAST).first().waitFor({ state: 'detached', timeout: 5_000 });
+}
+
+/**
+ * The content frame of the first webview whose content has `probe`'s element (webviews nest two iframes:
+ * `iframe.webview.ready` > `iframe#active-frame`).
+ */
+export async function webviewFrame(
+  page: Page,
+  probe: (frame: FrameLocator) => Locator,
+  timeoutMs = 30_000,
+): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  const outer = page.locator('iframe.webview.ready');
+  for (;;) {
+    const count = await outer.count();
+    for (let i = 0; i < count; i++) {
+      const frame = outer.nth(i).contentFrame().locator('iframe#active-frame').contentFrame();
+      if ((await probe(frame).count()) > 0) {
+        return frame;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no webview with the expected content within ${timeoutMs} ms (${count} webviews)`);
+    }
+    await page.waitForTimeout(250);
+  }
+}
+
+/** The chat webview: the one with the "Message ALPHA" textbox. */
+export async function chatFrame(page: Page, timeoutMs = 30_000): Promise<FrameLocator> {
+  return webviewFrame(page, (frame) => frame.getByRole('textbox', { name: 'Message ALPHA' }), timeoutMs);
+}
+
+/** Saves a full-page screenshot as `.vscode-test/screenshots/<name>.png` and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(screenshotsDir, { recursive: true });
+  const file = path.join(screenshotsDir, `${slug(name)}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/**
+ * A mocha `afterEach` hook: when the test failed, saves a screenshot named after the group and the test.
+ * `getPage` may return undefined (the page is not open yet).
+ */
+export function screenshotOnFailure(name: string, getPage: () => Page | undefined): Mocha.AsyncFunc {
+  return async function (this: Mocha.Context) {
+    const page = getPage();
+    const test = this.currentTest;
+    if (!page || !test || test.state !== 'failed') {
+      return;
+    }
+    try {
+      const file = await screenshot(page, `${name}-${test.title}`);
+      console.log(`    screenshot: ${path.relative(process.cwd(), file)}`);
+    } catch (error) {
+      console.log(`    (no screenshot: ${String(error)})`);
+    }
+  };
+}
+
+/** Polls `condition` every 100 ms until it holds; throws `message` after `timeoutMs`. */
+export async function poll(condition: () => Promise<boolean>, timeoutMs: number, message: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) {
+      throw new Error(`${message} (within ${timeoutMs} ms)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 100);
+}
+
+function exactText(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
