@@ -1,0 +1,280 @@
+// The one test command. Stages, in order: lint, typecheck, package, unit, exthost, ui.
+//   node scripts/test.mjs [--only lint,typecheck,package,unit,exthost,ui] [--grep PATTERN]
+// lint, typecheck and package count as one test each; the suites count their mocha tests. Prints every failure
+// with its title and error, and ends with the line `N passed, N failed`; exits 1 on any failure.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = join(root, '.vscode-test', 'results');
+const harness = join(root, 'out', 'test', 'e2e', 'harness');
+const STAGES = ['lint', 'typecheck', 'package', 'unit', 'exthost', 'ui'];
+const MINUTE = 60_000;
+
+const tally = { passed: 0, failed: 0, skipped: 0, failures: [], timings: [] };
+let current; // the running child, to stop it on Ctrl-C
+
+function parseArgs(argv) {
+  const options = { only: new Set(STAGES), grep: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--only') {
+      const names = value()
+        .split(',')
+        .map((name) => name.trim().toLowerCase());
+      const unknown = names.filter((name) => !STAGES.includes(name));
+      if (unknown.length > 0) {
+        usage(`unknown stage ${unknown.join(', ')}`);
+      }
+      options.only = new Set(names);
+    } else if (flag === '--grep') {
+      options.grep = value();
+    } else if (flag === '--help' || flag === '-h') {
+      usage();
+    } else {
+      usage(`unknown argument ${argv[i]}`);
+    }
+  }
+  return options;
+}
+
+function usage(error) {
+  const text = `usage: node scripts/test.mjs [--only ${STAGES.join(',')}] [--grep PATTERN]`;
+  if (error) {
+    console.error(`${error}\n${text}`);
+    process.exit(2);
+  }
+  console.log(text);
+  process.exit(0);
+}
+
+/**
+ * Runs a command in its own process group, its output streamed and its tail kept; kills the group after
+ * `timeoutMs`. Resolves with `{ ok, tail }`.
+ */
+function exec(command, args, { timeoutMs, env = {} }) {
+  console.log(`$ ${[command, ...args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}`);
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    current = child;
+    let tail = '';
+    const keep = (chunk, stream) => {
+      stream.write(chunk);
+      tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', (chunk) => keep(chunk, process.stdout));
+    child.stderr.on('data', (chunk) => keep(chunk, process.stderr));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, timeoutMs);
+    child.on('error', (error) => (tail += `\n${error.message}`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      current = undefined;
+      killGroup(child); // anything the command left running in its group
+      if (timedOut) {
+        tail += `\n(killed after ${timeoutMs / MINUTE} min)`;
+      }
+      resolvePromise({ ok: code === 0 && !timedOut, tail: tail.trim(), code: code ?? signal });
+    });
+  });
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function record(stage, passed, failures) {
+  tally.passed += passed;
+  tally.failed += failures.length;
+  for (const failure of failures) {
+    tally.failures.push({ stage, ...failure });
+  }
+}
+
+/**
+ * A stage that counts as one test: every command must succeed. A setup step (`counted: false`) counts only when
+ * it fails. Returns whether it passed.
+ */
+async function single(stage, commands, timeoutMs, { counted = true } = {}) {
+  for (const [command, ...args] of commands) {
+    const { ok, tail } = await exec(command, args, { timeoutMs });
+    if (!ok) {
+      const title = `${counted ? stage : `setup for ${stage}`}: ${[command, ...args].join(' ')}`;
+      record(stage, 0, [{ title, error: lastLines(tail, 30) }]);
+      return false;
+    }
+  }
+  record(stage, counted ? 1 : 0, []);
+  return true;
+}
+
+/** A mocha suite run by a harness CLI that writes `{passed, failed, failures}` to a results file. */
+async function suite(stage, script, args, timeoutMs) {
+  const name = `${stage}${args.label ? `-${args.label}` : ''}`;
+  const resultsFile = join(resultsDir, `${name}.json`);
+  rmSync(resultsFile, { force: true });
+  const { ok, tail, code } = await exec(
+    process.execPath,
+    [join(harness, script), '--results', resultsFile, ...args.argv],
+    {
+      timeoutMs,
+    },
+  );
+  if (!existsSync(resultsFile)) {
+    record(stage, 0, [{ title: `${name} (no results; exit ${code})`, error: lastLines(tail, 30) }]);
+    return;
+  }
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const failures = results.failures.map((failure) => ({ title: `${name}: ${failure.title}`, error: failure.error }));
+  if (!ok && failures.length === 0) {
+    failures.push({ title: `${name} (exit ${code})`, error: lastLines(tail, 30) });
+  }
+  record(stage, results.passed, failures);
+}
+
+function lastLines(text, count) {
+  return text.split('\n').slice(-count).join('\n');
+}
+
+/** Compiled test files under `out/<dir>` ending in `.test.js` whose TypeScript source still exists. */
+function compiledTests(dir, recursive) {
+  const base = join(root, 'out', dir);
+  if (!existsSync(base)) {
+    return [];
+  }
+  return readdirSync(base, { withFileTypes: true, recursive })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.js'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => existsSync(join(root, relative(join(root, 'out'), file)).replace(/\.js$/, '.ts')))
+    .sort();
+}
+
+/** A devDependency's own binary (what `npx` would run, without npm's start-up and config warnings). */
+const npx = (name, ...args) => [join(root, 'node_modules', '.bin', name), ...args];
+const lintCommands = () => {
+  const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts ?? {};
+  const globs = [...(scripts.lint ?? '').matchAll(/"([^"]+)"/g)].map((match) => match[1]);
+  return [npx('eslint', '.'), npx('prettier', '--check', ...(globs.length ? globs : ['src/**/*.ts', 'test/**/*.ts']))];
+};
+const typecheckCommands = () => [npx('tsc', '-p', '.'), npx('tsc', '-p', 'src/webview')];
+const packageCommand = () => [process.execPath, join(root, 'scripts', 'package.mjs')];
+
+/** For the e2e stages: the test host (installed if missing) and Chromium. Returns a reason to skip, or nothing. */
+async function e2ePrerequisites() {
+  if (process.env.ALPHA_AXO_SKIP_TEST_HOST === '1') {
+    return 'ALPHA_AXO_SKIP_TEST_HOST=1';
+  }
+  const { ok, tail } = await exec(process.execPath, [join(root, 'scripts', 'installTestHost.mjs')], {
+    timeoutMs: 10 * MINUTE,
+  });
+  if (!ok) {
+    record('setup', 0, [{ title: 'setup: install the test host', error: lastLines(tail, 30) }]);
+    return 'the test host could not be installed';
+  }
+  return undefined;
+}
+
+function skip(stage, why) {
+  tally.skipped++;
+  console.log(`(skipped ${stage}: ${why})`);
+}
+
+async function timed(stage, run) {
+  console.log(`\n━━ ${stage} ━━`);
+  const started = Date.now();
+  await run();
+  tally.timings.push(`${stage} ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function main() {
+  const { only, grep } = parseArgs(process.argv.slice(2));
+  const grepArgs = grep ? ['--grep', grep] : [];
+  const wantsE2e = only.has('exthost') || only.has('ui');
+  const wantsTests = only.has('unit') || wantsE2e;
+  mkdirSync(resultsDir, { recursive: true });
+  const started = Date.now();
+
+  if (only.has('lint')) {
+    await timed('lint', () => single('lint', lintCommands(), 5 * MINUTE));
+  }
+  // The suites run compiled JavaScript: compile even when type-checking is not asked for (not counted then).
+  if (only.has('typecheck')) {
+    await timed('typecheck', () => single('typecheck', typecheckCommands(), 5 * MINUTE));
+  } else if (wantsTests) {
+    await timed('compile', () => single('compile', [npx('tsc', '-p', '.')], 5 * MINUTE, { counted: false }));
+  }
+  // The e2e suites test the packaged extension: package even when the package stage is not asked for.
+  let packaged = true;
+  if (only.has('package') || wantsE2e) {
+    await timed('package', async () => {
+      packaged = await single('package', [packageCommand()], 3 * MINUTE, { counted: only.has('package') });
+    });
+  }
+  if (only.has('unit')) {
+    await timed('unit', () =>
+      suite('unit', 'mochaRunner.js', { argv: [...grepArgs, ...compiledTests('test/unit', true)] }, 5 * MINUTE),
+    );
+  }
+  if (wantsE2e) {
+    const skipWhy = !packaged ? 'packaging failed' : await e2ePrerequisites();
+    if (only.has('exthost')) {
+      await timed('exthost', async () =>
+        skipWhy ? skip('exthost', skipWhy) : suite('exthost', 'extHostRunner.js', { argv: grepArgs }, 8 * MINUTE),
+      );
+    }
+    if (only.has('ui')) {
+      await timed('ui', async () => {
+        for (const file of compiledTests('test/e2e/ui', false)) {
+          const label = relative(join(root, 'out', 'test', 'e2e', 'ui'), file).replace(/\.test\.js$/, '');
+          if (skipWhy) {
+            skip(`ui ${label}`, skipWhy);
+            continue;
+          }
+          const argv = ['--timeout', '120000', ...grepArgs, file];
+          await suite('ui', 'mochaRunner.js', { label, argv }, 10 * MINUTE);
+        }
+      });
+    }
+  }
+
+  console.log('\n━━ summary ━━');
+  console.log(`${tally.timings.join(' · ')} · total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  for (const failure of tally.failures) {
+    console.log(`\n✗ [${failure.stage}] ${failure.title}\n  ${failure.error.replace(/\n/g, '\n  ')}`);
+  }
+  if (tally.skipped > 0) {
+    console.log(`\n${tally.skipped} skipped`);
+  }
+  console.log(`${tally.passed} passed, ${tally.failed} failed`);
+  process.exitCode = tally.failed > 0 ? 1 : 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (current) {
+      killGroup(current);
+    }
+    process.exit(130);
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log(`${tally.passed} passed, ${tally.failed + 1} failed`);
+  process.exit(1);
+});
