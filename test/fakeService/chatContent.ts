@@ -1,0 +1,135 @@
+/** A chat message as the service receives it. */
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** The content of the last message with role `user`, or '' when there is none. */
+export function lastUserContent(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role === 'user') {
+      return messages[i].content;
+    }
+  }
+  return '';
+}
+
+/** The fault named by a `#fault:MODE` directive in the text, if any. */
+export function faultDirective(text: string): string | undefined {
+  return /#fault:(\S+)/.exec(text)?.[1];
+}
+
+/** Removes `#fault:MODE` directives (and the white space they leave) from a query or title. */
+export function stripFaultDirective(text: string): string {
+  return text
+    .replace(/#fault:\S+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The reply the fake gives to a conversation; it depends only on the last user message and the count.
+ *
+ * Directives in the last user message (anywhere in its text), first match wins in this order:
+ * `#echo` → that message's content exactly; `#long:N` → `longReply(N)`; `#hostile` → `hostileReply()`;
+ * otherwise the canned markdown reply, ending with `Messages received: N.`.
+ */
+export function chatReply(messages: readonly ChatMessage[]): string {
+  const last = lastUserContent(messages);
+  if (/#echo\b/.test(last)) {
+    return last;
+  }
+  const long = /#long:(\d+)/.exec(last);
+  if (long) {
+    return longReply(Number(long[1]));
+  }
+  if (last.includes('#hostile')) {
+    return hostileReply();
+  }
+  return defaultReply(last, messages.length);
+}
+
+function defaultReply(last: string, count: number): string {
+  const firstLine = last.split(/\r?\n/)[0].trim();
+  const topic = firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
+  return [
+    '## Here is what I found',
+    '',
+    `> You asked: ${topic || '(nothing)'}`,
+    '',
+    'Some things worth knowing:',
+    '',
+    '- A **café** in Zürich serves crème brûlée to a naïve visitor from Ærøskøbing.',
+    '- Launch it 🚀, approve it 👍🏽, share it with the family 👨‍👩‍👧.',
+    '- 東京 is the capital of Japan; 日本語のテキストも表示できます。',
+    '',
+    '```ts',
+    'export function greet(name: string): string {',
+    '  return `Hello, ${name}! 👋`;',
+    '}',
+    '```',
+    '',
+    'And the same in Python:',
+    '',
+    '```python',
+    'def greet(name: str) -> str:',
+    '    return f"Hello, {name}! 👋"',
+    '```',
+    '',
+    `Messages received: ${count}.`,
+  ].join('\n');
+}
+
+const LONG_BLOCKS = [
+  'This is a long reply from the fake ALPHA service. It is made of paragraphs and code blocks, ' +
+    'so that scrolling, wrapping and rendering can be tested with realistic text.',
+  '```ts\nfor (let i = 0; i < 10; i++) {\n  console.log(`line ${i}`);\n}\n```',
+  'Another paragraph follows, with **bold**, *italic* and `inline code`, plus a café and a naïve résumé.',
+  '```python\nfor i in range(10):\n    print(f"line {i}")\n```',
+];
+
+const FILLER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. ';
+
+/**
+ * A markdown reply of exactly `n` characters (JS string length) made of paragraphs and code blocks.
+ * Only BMP characters are used, so no cut can split a surrogate pair; code fences are always closed.
+ */
+export function longReply(n: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let i = 0; ; i++) {
+    const block = LONG_BLOCKS[i % LONG_BLOCKS.length];
+    const sep = parts.length === 0 ? 0 : 2;
+    if (length + sep + block.length + 2 + 40 > n) {
+      break;
+    }
+    parts.push(block);
+    length += sep + block.length;
+  }
+  const sep = parts.length === 0 ? '' : '\n\n';
+  const rest = n - length - sep.length;
+  let tail = FILLER.repeat(Math.ceil(rest / FILLER.length) + 1).slice(0, rest);
+  if (tail.endsWith(' ')) {
+    tail = `${tail.slice(0, -1)}.`;
+  }
+  return parts.join('\n\n') + sep + tail;
+}
+
+/** Markdown full of things a renderer must neutralise, next to one ordinary link. */
+export function hostileReply(): string {
+  return [
+    '## Hostile markdown',
+    '',
+    'Raw script: <script>alert(1)</script>',
+    '',
+    'Image handler: <img src=x onerror=alert(1)>',
+    '',
+    'Frame: <iframe src="https://example.com"></iframe>',
+    '',
+    'Links: [click](javascript:alert(1)) and [cmd](command:workbench.action.quit).',
+    '',
+    'Remote image: ![remote](https://example.com/pixel.png)',
+    '',
+    'A [safe link](https://example.com/docs) that may be opened.',
+  ].join('\n');
+}

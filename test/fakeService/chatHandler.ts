@@ -1,0 +1,87 @@
+import { chatReply, type ChatMessage } from './chatContent';
+import type { RequestContext } from './context';
+import { streamReply } from './sseStream';
+
+/** Chat model identifiers `/v1/alpha` accepts. */
+export const CHAT_MODELS: readonly string[] = ['alpha'];
+
+/** Non-streaming reply shapes selectable by `X-Fake-Shape` or the `shape:NAME` fault. */
+export const CHAT_SHAPES: readonly string[] = ['content', 'choices', 'reply', 'text', 'output', 'plain'];
+
+interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream: boolean;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks a chat request body; returns the request or the message of a 400. */
+export function validateChatBody(body: unknown): ChatRequest | string {
+  if (!isRecord(body)) {
+    return 'Request body must be a JSON object';
+  }
+  if (typeof body.model !== 'string') {
+    return "'model' must be a string";
+  }
+  if (!Array.isArray(body.messages) || body.messages.length === 0) {
+    return "'messages' must be a non-empty array";
+  }
+  for (const [i, m] of body.messages.entries()) {
+    if (!isRecord(m) || typeof m.role !== 'string' || typeof m.content !== 'string') {
+      return `'messages[${i}]' must be an object with string 'role' and 'content'`;
+    }
+  }
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') {
+    return "'stream' must be a boolean";
+  }
+  return { model: body.model, messages: body.messages as ChatMessage[], stream: body.stream === true };
+}
+
+/** Answers `POST /v1/alpha` (key and method already checked). */
+export async function handleChat(ctx: RequestContext): Promise<void> {
+  if (ctx.body.kind !== 'json') {
+    ctx.sendError(400, 'Request body must be valid JSON', 'invalid_request');
+    return;
+  }
+  const request = validateChatBody(ctx.body.value);
+  if (typeof request === 'string') {
+    ctx.sendError(400, request, 'invalid_request');
+    return;
+  }
+  if (!CHAT_MODELS.includes(request.model)) {
+    ctx.sendError(404, `Model '${request.model}' not found`, 'model_not_found');
+    return;
+  }
+  const reply = chatReply(request.messages);
+  if (request.stream) {
+    await streamReply(ctx, reply);
+    return;
+  }
+  const shape = ctx.shapes.find((s) => CHAT_SHAPES.includes(s));
+  if (shape === 'plain') {
+    await ctx.sendBody('text/plain; charset=utf-8', reply);
+    return;
+  }
+  await ctx.sendBody('application/json', JSON.stringify(chatJson(ctx.record.id, reply, shape)));
+}
+
+function chatJson(id: number, content: string, shape: string | undefined): unknown {
+  const message = { role: 'assistant', content };
+  switch (shape) {
+    case 'content':
+      return { content };
+    case 'choices':
+      return { id: `fake-${id}`, choices: [{ index: 0, message, finish_reason: 'stop' }] };
+    case 'reply':
+      return { reply: content };
+    case 'text':
+      return { text: content };
+    case 'output':
+      return { output: content };
+    default:
+      return { id: `fake-${id}`, model: 'alpha', message };
+  }
+}

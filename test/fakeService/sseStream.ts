@@ -1,0 +1,117 @@
+import { longReply } from './chatContent';
+import { chunkBytes, hashString, splitPieces } from './chunking';
+import type { RequestContext } from './context';
+
+/** Length of the single event's content under the `big-event` fault. */
+export const BIG_EVENT_LENGTH = 1_000_000;
+
+/** Milliseconds between events under the `slow` fault. */
+export const SLOW_EVENT_MS = 100;
+
+/** The text appended after `[DONE]` under the `done-then-more` fault (a client must not show it). */
+export const AFTER_DONE_TEXT = ' THIS CAME AFTER [DONE]';
+
+/** The error event's message under the `error-event` fault. */
+export const ERROR_EVENT_MESSAGE = 'The model is overloaded';
+
+/** How many content events are sent before the `error-event` fault's error. */
+export const EVENTS_BEFORE_ERROR = 5;
+
+/** The stream as framed text plus what happens after it is written. */
+interface StreamPlan {
+  events: string[];
+  after: 'end' | 'cut' | 'stall';
+}
+
+function framing(fault: string | undefined): { eol: string; data: string } {
+  const eol = fault === 'crlf' ? '\r\n' : fault === 'cr' ? '\r' : '\n';
+  return { eol, data: fault === 'no-space' ? 'data:' : 'data: ' };
+}
+
+/** Builds the framed events of a stream for a reply under a fault (or none). */
+function planStream(reply: string, fault: string | undefined, seed: number): StreamPlan {
+  const { eol, data } = framing(fault);
+  const frame = (payload: string, id?: number) =>
+    (fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') +
+    `${data}${payload}${eol}${eol}`;
+  const content = (text: string) => JSON.stringify({ content: text });
+  const pieces = fault === 'big-event' ? [longReply(BIG_EVENT_LENGTH)] : splitPieces(reply, seed);
+  let payloads = pieces.map(content);
+  if (fault === 'bad-json') {
+    payloads.splice(Math.floor(payloads.length / 3), 0, '{"content": "oops');
+  } else if (fault === 'no-content') {
+    payloads.splice(Math.floor(payloads.length / 2), 0, '{"role":"assistant"}');
+    payloads.unshift('{"role":"assistant"}');
+  } else if (fault === 'error-event') {
+    payloads = payloads.slice(0, EVENTS_BEFORE_ERROR);
+    payloads.push(JSON.stringify({ error: { message: ERROR_EVENT_MESSAGE } }));
+  } else if (fault === 'cut' || fault === 'stall') {
+    payloads = payloads.slice(0, Math.max(1, Math.floor(payloads.length / (fault === 'cut' ? 2 : 3))));
+  }
+  const events: string[] = [];
+  payloads.forEach((payload, i) => {
+    if (fault === 'comments' && i % 5 === 0) {
+      events.push(`: keep-alive${eol}${eol}`);
+    }
+    events.push(frame(payload, i + 1));
+  });
+  if (fault !== 'error-event' && fault !== 'cut' && fault !== 'stall') {
+    events.push(frame('[DONE]'));
+  }
+  if (fault === 'done-then-more') {
+    splitPieces(AFTER_DONE_TEXT, seed).forEach((p) => events.push(frame(content(p))));
+  }
+  if (fault === 'bom') {
+    events[0] = `\uFEFF${events[0]}`;
+  }
+  return { events, after: fault === 'cut' ? 'cut' : fault === 'stall' ? 'stall' : 'end' };
+}
+
+/**
+ * Streams a reply as server-sent events: `data: {"content":"<1–6 code points>"}` events, then `data: [DONE]`.
+ * Bytes go out in seeded pseudo-random chunks that cut inside UTF-8 sequences and `data:` lines, with
+ * `tokenDelayMs` between writes (`slow`: one event per write, 100 ms apart). Stops when the client goes away.
+ */
+export async function streamReply(ctx: RequestContext, reply: string): Promise<void> {
+  const seed = hashString(reply) ^ ctx.record.id;
+  const plan = planStream(reply, ctx.fault, seed);
+  ctx.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const written =
+    ctx.fault === 'slow' ? await writeSlowly(ctx, plan.events) : await writeChunked(ctx, plan.events, seed);
+  if (!written) {
+    return;
+  }
+  if (plan.after === 'cut') {
+    await ctx.cut();
+  } else if (plan.after === 'stall') {
+    await ctx.untilClosed();
+  } else {
+    ctx.res.end();
+  }
+}
+
+async function writeSlowly(ctx: RequestContext, events: string[]): Promise<boolean> {
+  for (let i = 0; i < events.length; i++) {
+    if (i > 0 && !(await ctx.delay(SLOW_EVENT_MS))) {
+      return false;
+    }
+    if (!(await ctx.write(events[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+async function writeChunked(ctx: RequestContext, events: string[], seed: number): Promise<boolean> {
+  const bytes = Buffer.from(events.join(''));
+  const chunks = chunkBytes(bytes, seed, Math.max(64, Math.ceil(bytes.length / 200)));
+  for (let i = 0; i < chunks.length; i++) {
+    if (i > 0 && ctx.tokenDelayMs > 0 && !(await ctx.delay(ctx.tokenDelayMs))) {
+      return false;
+    }
+    if (!(await ctx.write(chunks[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
