@@ -29,11 +29,13 @@ export function lookupFailure(error: unknown, request: LookupRequest): LookupPro
   }
   if (error.kind === 'notFound' && request.kind === 'ask') {
     const said = error.detail ? ` The service said: "${error.detail}".` : '';
+    const label = modelLabel(request.model);
+    const named = label === request.model ? `"${label}"` : `${label} ("${request.model}")`;
     return {
       message:
-        `The encyclopedia does not know the model "${request.model}" (${modelLabel(request.model)}): ` +
-        `it answered 404 Not Found.${said} Choose another model, or correct its identifier in ` +
-        `"alphaAxo.encyclopedia.models".`,
+        `The encyclopedia answered 404 Not Found to the model ${named}.${said} ` +
+        'The service may not know this model identifier: choose another model, or check ' +
+        '"alphaAxo.encyclopedia.models" and "alphaAxo.baseUrl".',
       actions: actions('changeModel', 'openSettings'),
     };
   }

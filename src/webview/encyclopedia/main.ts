@@ -17,6 +17,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const post = (message: WebviewToHost) => vscode.postMessage(message);
 const root = document.getElementById('root') as HTMLElement;
+document.body.dataset.view = 'encyclopedia';
 
 /** The toolbar: back, forward, refresh, and the actions on the shown entry. */
 function toolbar(nav: NavView, entryActions: 'none' | 'entry' | 'article'): HTMLElement {
