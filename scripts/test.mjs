@@ -42,7 +42,10 @@ function parseArgs(argv) {
 }
 
 function usage(error) {
-  const text = `usage: node scripts/test.mjs [--only ${STAGES.join(',')}] [--grep PATTERN]`;
+  const text =
+    `usage: node scripts/test.mjs [--only ${STAGES.join(',')}] [--grep PATTERN]\n` +
+    '  --grep selects mocha tests by full title; a UI file is one story (its tests build on each other),\n' +
+    '  so grep a whole group by its describe title, e.g. --grep "API keys".';
   if (error) {
     console.error(`${error}\n${text}`);
     process.exit(2);
@@ -75,13 +78,15 @@ function exec(command, args, { timeoutMs, env = {} }) {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child);
+      // SIGTERM first: the harness then stops the code-servers it started (they run in groups of their own).
+      killGroup(child, 'SIGTERM');
+      setTimeout(() => killGroup(child, 'SIGKILL'), 5_000).unref();
     }, timeoutMs);
     child.on('error', (error) => (tail += `\n${error.message}`));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       current = undefined;
-      killGroup(child); // anything the command left running in its group
+      killGroup(child, 'SIGKILL'); // anything the command left running in its group
       if (timedOut) {
         tail += `\n(killed after ${timeoutMs / MINUTE} min)`;
       }
@@ -90,9 +95,9 @@ function exec(command, args, { timeoutMs, env = {} }) {
   });
 }
 
-function killGroup(child) {
+function killGroup(child, signal) {
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    process.kill(-child.pid, signal);
   } catch {
     // already gone
   }
@@ -231,6 +236,7 @@ async function main() {
     );
   }
   if (wantsE2e) {
+    rmSync(join(root, '.vscode-test', 'screenshots'), { recursive: true, force: true }); // this run's failures only
     const skipWhy = !packaged ? 'packaging failed' : await e2ePrerequisites();
     if (only.has('exthost')) {
       await timed('exthost', async () =>
@@ -267,7 +273,7 @@ async function main() {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     if (current) {
-      killGroup(current);
+      killGroup(current, 'SIGTERM');
     }
     process.exit(130);
   });

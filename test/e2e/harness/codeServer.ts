@@ -63,12 +63,30 @@ const STOP_GRACE_MS = 5_000;
 const READY_TIMEOUT_MS = 60_000;
 const running = new Set<ChildProcess>();
 
-// A test process that dies without its `after` hooks must not leave servers behind.
-process.on('exit', () => {
-  for (const child of running) {
-    killGroup(child, 'SIGKILL');
+let exitHandlersInstalled = false;
+
+/** A test process that ends without its `after` hooks (exit, Ctrl-C, a runner's timeout) leaves no server behind. */
+function installExitHandlers(): void {
+  if (exitHandlersInstalled) {
+    return;
   }
-});
+  exitHandlersInstalled = true;
+  const killAll = (): void => {
+    for (const child of running) {
+      killGroup(child, 'SIGKILL');
+    }
+  };
+  process.on('exit', killAll);
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(code);
+    });
+  }
+}
 
 /** Starts code-server for one run folder and waits until it answers `/healthz`. */
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
@@ -77,6 +95,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       throw new Error(`${file} is missing: install the test host with \`node scripts/installTestHost.mjs\``);
     }
   }
+  installExitHandlers();
   const runDir = runDirFor(options.name);
   const dirs = {
     userDataDir: path.join(runDir, 'ud'),

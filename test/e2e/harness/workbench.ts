@@ -48,7 +48,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   );
 }
 
-/** The input of the quick-input widget (a command's input box), once it is visible and not the palette. */
+/** The input of the quick-input widget once it is visible: after {@link runCommand}, the command's own input box. */
 export async function inputBox(page: Page, timeoutMs = 15_000): Promise<Locator> {
   const input = page.locator(QUICK_INPUT_BOX);
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
