@@ -133,13 +133,8 @@ async function suite(stage, script, args, timeoutMs) {
   const name = `${stage}${args.label ? `-${args.label}` : ''}`;
   const resultsFile = join(resultsDir, `${name}.json`);
   rmSync(resultsFile, { force: true });
-  const { ok, tail, code } = await exec(
-    process.execPath,
-    [join(harness, script), '--results', resultsFile, ...args.argv],
-    {
-      timeoutMs,
-    },
-  );
+  const command = [join(harness, script), '--results', resultsFile, ...args.argv];
+  const { ok, tail, code } = await exec(process.execPath, command, { timeoutMs });
   if (!existsSync(resultsFile)) {
     record(stage, 0, [{ title: `${name} (no results; exit ${code})`, error: lastLines(tail, 30) }]);
     return;
@@ -179,7 +174,7 @@ const lintCommands = () => {
 const typecheckCommands = () => [npx('tsc', '-p', '.'), npx('tsc', '-p', 'src/webview')];
 const packageCommand = () => [process.execPath, join(root, 'scripts', 'package.mjs')];
 
-/** For the e2e stages: the test host (installed if missing) and Chromium. Returns a reason to skip, or nothing. */
+/** For the e2e stages: the test host, installed if missing (a no-op when it is). Returns a reason to skip them. */
 async function e2ePrerequisites() {
   if (process.env.ALPHA_AXO_SKIP_TEST_HOST === '1') {
     return 'ALPHA_AXO_SKIP_TEST_HOST=1';
