@@ -26,6 +26,7 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
 function fail(message) {
   console.error(`[test-host] FAILED: ${message}`);
+  console.error('[test-host] (ALPHA_AXO_SKIP_TEST_HOST=1 skips the test host; the end-to-end tests then do not run)');
   process.exit(1);
 }
 
