@@ -46,12 +46,12 @@ describe('API keys in the packaged extension', function () {
 
   it('stores the chat key through a password input box', async () => {
     await setKey('ALPHA: Set Chat API Key', chatKey);
-    await waitForToast(session.page, /chat API key is saved/i);
+    await waitForToast(session.page, /\bchat API key\b.*\bsaved\b/i);
   });
 
   it('stores the encyclopedia key through a password input box', async () => {
     await setKey('AXO: Set Encyclopedia API Key', axoKey);
-    await waitForToast(session.page, /encyclopedia API key is saved/i);
+    await waitForToast(session.page, /\bencyclopedia API key\b.*\bsaved\b/i);
   });
 
   it('Test Connection reports both OK, each endpoint called once with its own key', async () => {
