@@ -49,6 +49,7 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'alphaAxo.showWalkthroughOnFirstRun': false,
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
