@@ -5,22 +5,12 @@ import { CacheSnapshotFile } from '../../src/core/encyclopedia/cacheSnapshotFile
 import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
 import { isLookupValue, type LookupValue } from '../../src/core/encyclopedia/lookupTypes';
 import type { Article } from '../../src/core/normalize';
+import { seededRandom as rng } from '../fakeService/chunking';
 import { median, percentile, type BenchFigure } from './benchFigure';
 
 const ENTRIES = 10_000;
 const HOVERS = 10_000;
 const HOUR = 3600_000;
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'alpha',

@@ -1,20 +1,10 @@
 import { createParser } from 'eventsource-parser';
 import { readContentDeltas } from '../../src/core/sse';
+import { seededRandom as rng } from '../fakeService/chunking';
 import { median, type BenchFigure } from './benchFigure';
 
 const TOTAL_BYTES = 50 * 1024 * 1024;
 const ROUNDS = 5;
-
-/** A deterministic pseudo-random generator (mulberry32), so every run streams the same bytes. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 50 MB of `data: {"content": …}` events (tokens of 1–8 characters, some multi-byte), cut into 20–200-byte chunks. */
 export function syntheticStream(totalBytes = TOTAL_BYTES): { chunks: Uint8Array[]; text: string } {
