@@ -90,6 +90,50 @@ export class HttpClient {
     }
   }
 
+  /**
+   * GETs a public resource (an image the user asked to see): no key, same proxy and timeouts, redirects followed,
+   * at most `maxBytes`. Returns the content type and the bytes.
+   */
+  async fetchPublic(
+    url: URL,
+    options: { accept: string; maxBytes: number; signal?: AbortSignal },
+  ): Promise<{ contentType: string; bytes: Buffer }> {
+    const settings = this.getSettings();
+    let current = url;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const res = await request(current, {
+        method: 'GET',
+        headers: { accept: options.accept },
+        signal: options.signal,
+        dispatcher: this.dispatcherFor(current, settings),
+      });
+      const location = headerOf(res.headers, 'location');
+      if (res.statusCode >= 300 && res.statusCode < 400 && location) {
+        discard(res.body);
+        current = new URL(location, current);
+        continue;
+      }
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        discard(res.body);
+        throw new ServiceError('badResponse', `${current.host} answered ${res.statusCode}.`, {
+          status: res.statusCode,
+        });
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += chunk.byteLength;
+        if (size > options.maxBytes) {
+          discard(res.body);
+          throw new ServiceError('tooLarge', `It is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB.`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { contentType: headerOf(res.headers, 'content-type') ?? '', bytes: Buffer.concat(chunks) };
+    }
+    throw new ServiceError('badResponse', `${url.host} redirected more than ${MAX_REDIRECTS} times.`);
+  }
+
   /** Closes every connection pool. */
   async dispose(): Promise<void> {
     const all = [...this.dispatchers.values()];

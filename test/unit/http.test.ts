@@ -203,6 +203,28 @@ describe('HTTP layer', () => {
     assert.match(e.message, /slow down/);
   });
 
+  it('fetches a public resource without the key, following redirects, within a size limit', async () => {
+    let sawAuthorization = false;
+    const { url, server } = await listen((req, res) => {
+      sawAuthorization ||= req.headers.authorization !== undefined;
+      if (req.url === '/moved') {
+        res.writeHead(301, { location: '/pixel.png' }).end();
+      } else if (req.url === '/huge.png') {
+        res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(4096));
+      } else {
+        res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([137, 80, 78, 71]));
+      }
+    });
+    closers.push(() => server.close());
+    const c = client();
+    const got = await c.fetchPublic(new URL(`${url}/moved`), { accept: 'image/*', maxBytes: 1024 });
+    assert.equal(got.contentType, 'image/png');
+    assert.deepEqual([...got.bytes], [137, 80, 78, 71]);
+    const e = await expectError(c.fetchPublic(new URL(`${url}/huge.png`), { accept: 'image/*', maxBytes: 1024 }));
+    assert.equal(e.kind, 'tooLarge');
+    assert.equal(sawAuthorization, false);
+  });
+
   describe('through a proxy', () => {
     it('tunnels through the proxy with its credentials, never logging them', async () => {
       const target = await listen((req, res) => res.writeHead(200).end(req.headers.authorization ?? 'none'));

@@ -3,11 +3,18 @@ import { safeUrl } from './articleMarkdown';
 /** Largest image turned into a data: URI. */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 
+/** Fetches a public URL (no key) and returns its content type and bytes; `HttpClient.fetchPublic` fits. */
+export type PublicFetch = (
+  url: URL,
+  options: { accept: string; maxBytes: number; signal?: AbortSignal },
+) => Promise<{ contentType: string; bytes: Uint8Array }>;
+
 /**
  * Downloads an image the user clicked to see and returns it as a `data:` URI (the webview's CSP loads no remote
- * images). Only http(s); no credentials are sent; the answer must say `image/*` and stay under the size limit.
+ * images). Only http(s); no key is sent; the answer must say `image/*` and stay under the size limit.
  */
 export async function fetchImageDataUri(
+  fetchPublic: PublicFetch,
   url: string,
   signal?: AbortSignal,
   maxBytes = MAX_IMAGE_BYTES,
@@ -16,28 +23,15 @@ export async function fetchImageDataUri(
   if (!safe) {
     throw new Error('Only http and https images can be shown.');
   }
-  const res = await fetch(safe, { signal, redirect: 'follow', credentials: 'omit', headers: { accept: 'image/*' } });
-  if (!res.ok) {
-    throw new Error(`The image could not be loaded (${res.status} ${res.statusText}).`);
+  let res: { contentType: string; bytes: Uint8Array };
+  try {
+    res = await fetchPublic(new URL(safe), { accept: 'image/*', maxBytes, signal });
+  } catch (error) {
+    throw new Error(`The image could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const type = res.contentType.split(';')[0].trim().toLowerCase();
   if (!type.startsWith('image/')) {
     throw new Error(`This link is not an image (${type || 'no content type'}).`);
   }
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > maxBytes) {
-    throw new Error(`The image is too large to show (${Math.round(declared / 1024 / 1024)} MB).`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  for (let part = await reader?.read(); part && !part.done; part = await reader?.read()) {
-    size += part.value.byteLength;
-    if (size > maxBytes) {
-      await reader?.cancel();
-      throw new Error('The image is too large to show.');
-    }
-    chunks.push(part.value);
-  }
-  return `data:${type};base64,${Buffer.concat(chunks).toString('base64')}`;
+  return `data:${type};base64,${Buffer.from(res.bytes).toString('base64')}`;
 }

@@ -10,6 +10,7 @@ import type { NavView, ViewAction, WebviewToHost } from '../../protocol/encyclop
 import { EncyclopediaViewProvider } from './encyclopediaViewProvider';
 import { pickModel, pickSearchResult } from './encyclopediaPrompts';
 import { EntryActions } from './entryActions';
+import type { PublicFetch } from '../../core/encyclopedia/imageData';
 import { entryView } from './entryView';
 import { lookupEmpty, lookupFailure, progressTitle, searchTextOf, type LookupProblem } from './lookupProblem';
 
@@ -42,10 +43,11 @@ export class EncyclopediaController extends DisposableOwner {
     extensionUri: vscode.Uri,
     private readonly store: EncyclopediaStore,
     private readonly log: Logger,
+    fetchPublic: PublicFetch,
   ) {
     super();
     this.view = this._register(new EncyclopediaViewProvider(extensionUri, (m) => this.onMessage(m), log));
-    this.actions = this._register(new EntryActions(log));
+    this.actions = this._register(new EntryActions(log, fetchPublic));
     this.view.post({ type: 'view/welcome', nav: this.nav() });
   }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { lookupMarkdown, lookupTitle, safeUrl } from '../../core/encyclopedia/articleMarkdown';
-import { fetchImageDataUri } from '../../core/encyclopedia/imageData';
+import { fetchImageDataUri, type PublicFetch } from '../../core/encyclopedia/imageData';
 import type { LookupValue } from '../../core/encyclopedia/lookupTypes';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
@@ -12,7 +12,10 @@ export class EntryActions extends DisposableOwner {
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly imageLoads = new Set<AbortController>();
 
-  constructor(private readonly log: Logger) {
+  constructor(
+    private readonly log: Logger,
+    private readonly fetchPublic: PublicFetch,
+  ) {
     super();
     this._register(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
@@ -98,7 +101,7 @@ export class EntryActions extends DisposableOwner {
     this.imageLoads.add(controller);
     const timer = setTimeout(() => controller.abort(), 30_000);
     try {
-      post({ type: 'media/loaded', url, dataUri: await fetchImageDataUri(url, controller.signal) });
+      post({ type: 'media/loaded', url, dataUri: await fetchImageDataUri(this.fetchPublic, url, controller.signal) });
     } catch (error) {
       const message = controller.signal.aborted ? 'The image took too long to load.' : describeError(error);
       post({ type: 'media/failed', url, message });

@@ -28,7 +28,9 @@ export function registerEncyclopedia(services: Services): void {
   const { context, log, axo, settings } = services;
   const file = new CacheSnapshotFile(path.join(context.globalStorageUri.fsPath, CACHE_FILE), isLookupValue);
   const store = new EncyclopediaStore({ client: axo, file, ttlMs: cacheTtlMs, log });
-  const controller = new EncyclopediaController(context.extensionUri, store, log);
+  const controller = new EncyclopediaController(context.extensionUri, store, log, (url, options) =>
+    services.http.fetchPublic(url, options),
+  );
   const hovers = new EncyclopediaHoverProvider(store, log);
 
   const ask = async (args?: unknown) => {
