@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorInfo } from '../errors';
+
+/** Bumped when the file format changes incompatibly. */
+export const CONVERSATION_VERSION = 1;
+
+/** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
+export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
+
+/** Context that went with a prompt. */
+export interface ContextItem {
+  id: string;
+  label: string;
+  content: string;
+  language?: string;
+}
+
+/** An error kept with the reply it ended, with when it happened. */
+export interface StoredError extends ErrorInfo {
+  at: number;
+}
+
+/** One message as stored. */
+export interface StoredMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: number;
+  status?: ReplyStatus;
+  error?: StoredError;
+  context?: ContextItem[];
+  notice?: string;
+  model?: string;
+}
+
+/** One conversation: one JSON file. */
+export interface Conversation {
+  version: number;
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messages: StoredMessage[];
+}
+
+/** The notice on a reply that a reload or crash cut short. */
+export const INTERRUPTED_NOTICE = 'Interrupted: the window closed or reloaded before the reply was complete.';
+
+/** A new id for a message or a conversation. */
+export function newId(): string {
+  return randomUUID();
+}
+
+/** An empty conversation. */
+export function newConversation(now = Date.now()): Conversation {
+  return { version: CONVERSATION_VERSION, id: newId(), title: '', createdAt: now, updatedAt: now, messages: [] };
+}
+
+/** The title a prompt gives a conversation: its first line, trimmed to a readable length. */
+export function titleFor(prompt: string, max = 60): string {
+  const line =
+    prompt
+      .split(/\r?\n/)
+      .map((l) => l.replace(/\s+/g, ' ').trim())
+      .find((l) => l.length > 0) ?? '';
+  if (line.length <= max) {
+    return line;
+  }
+  const cut = line.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/** The title to show: the stored one, or a placeholder for an empty conversation. */
+export function displayTitle(conversation: Pick<Conversation, 'title'>): string {
+  return conversation.title || 'New conversation';
+}
+
+/**
+ * Reads a conversation from parsed JSON, tolerating missing optional fields and dropping malformed messages.
+ * Replies still marked `streaming` (the window went away mid-stream) come back `interrupted`.
+ * Returns undefined when the value is not a conversation at all.
+ */
+export function parseConversation(value: unknown): Conversation | undefined {
+  if (!isRecord(value) || typeof value.id !== 'string' || !Array.isArray(value.messages)) {
+    return undefined;
+  }
+  const messages = value.messages.map(parseMessage).filter((m): m is StoredMessage => m !== undefined);
+  const createdAt = num(value.createdAt) ?? messages[0]?.createdAt ?? 0;
+  return {
+    version: CONVERSATION_VERSION,
+    id: value.id,
+    title:
+      typeof value.title === 'string' ? value.title : titleFor(messages.find((m) => m.role === 'user')?.content ?? ''),
+    createdAt,
+    updatedAt: num(value.updatedAt) ?? createdAt,
+    messages: messages.map(markInterrupted),
+  };
+}
+
+function parseMessage(value: unknown): StoredMessage | undefined {
+  if (!isRecord(value) || (value.role !== 'user' && value.role !== 'assistant') || typeof value.content !== 'string') {
+    return undefined;
+  }
+  const message: StoredMessage = {
+    id: typeof value.id === 'string' ? value.id : newId(),
+    role: value.role,
+    content: value.content,
+    createdAt: num(value.createdAt) ?? 0,
+  };
+  if (typeof value.status === 'string' && STATUSES.has(value.status as ReplyStatus)) {
+    message.status = value.status as ReplyStatus;
+  }
+  if (isRecord(value.error) && typeof value.error.message === 'string') {
+    message.error = value.error as unknown as StoredError;
+  }
+  if (Array.isArray(value.context)) {
+    message.context = value.context.filter(
+      (c): c is ContextItem => isRecord(c) && typeof c.label === 'string' && typeof c.content === 'string',
+    );
+  }
+  if (typeof value.notice === 'string') {
+    message.notice = value.notice;
+  }
+  if (typeof value.model === 'string') {
+    message.model = value.model;
+  }
+  return message;
+}
+
+const STATUSES = new Set<ReplyStatus>(['streaming', 'done', 'stopped', 'interrupted', 'error']);
+
+function markInterrupted(message: StoredMessage): StoredMessage {
+  if (message.status !== 'streaming') {
+    return message;
+  }
+  return { ...message, status: 'interrupted', notice: INTERRUPTED_NOTICE };
+}
+
+/** The last message with `role`, and its index. */
+export function lastOf(
+  conversation: Conversation,
+  role: StoredMessage['role'],
+): { message: StoredMessage; index: number } | undefined {
+  for (let i = conversation.messages.length - 1; i >= 0; i--) {
+    if (conversation.messages[i].role === role) {
+      return { message: conversation.messages[i], index: i };
+    }
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

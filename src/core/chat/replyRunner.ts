@@ -1,0 +1,78 @@
+import type { ChatRequest } from '../alphaClient';
+import { ServiceError, describeError, isAbortError } from '../errors';
+import type { StoredError, StoredMessage } from './conversation';
+
+/** What a reply is written by: the ALPHA client, or a fake in tests. */
+export interface ReplySource {
+  stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined>;
+  complete(request: ChatRequest, signal?: AbortSignal): Promise<string>;
+}
+
+/** How a reply ended. */
+export type ReplyOutcome = { status: 'done' | 'stopped' } | { status: 'error'; error: StoredError };
+
+/** What running a reply needs. */
+export interface RunReplyOptions {
+  source: ReplySource;
+  request: ChatRequest;
+  /** Stream token by token (`alphaAxo.chat.stream`), or ask for the whole reply at once. */
+  stream: boolean;
+  /** The reply message, filled in place: `content` grows, `status` and `error` are set at the end. */
+  reply: StoredMessage;
+  signal: AbortSignal;
+  /** Called with each piece as it arrives (already appended to `reply.content`). */
+  onDelta(text: string): void;
+  now?: () => number;
+}
+
+/**
+ * Writes one reply into `reply`. An abort (Stop, a new prompt, a closed window) ends it quietly as `stopped`,
+ * keeping what arrived; a failure keeps what arrived too and records the error (a cut stream's error says
+ * "The reply was cut off"). Never throws.
+ */
+export async function runReply(options: RunReplyOptions): Promise<ReplyOutcome> {
+  const { source, request, reply, signal, onDelta } = options;
+  const now = options.now ?? Date.now;
+  reply.status = 'streaming';
+  try {
+    if (options.stream) {
+      for await (const delta of source.stream(request, signal)) {
+        if (signal.aborted) {
+          break;
+        }
+        if (delta) {
+          reply.content += delta;
+          onDelta(delta);
+        }
+      }
+    } else {
+      const text = await source.complete(request, signal);
+      if (!signal.aborted && text) {
+        reply.content += text;
+        onDelta(text);
+      }
+    }
+    if (!signal.aborted && !reply.content) {
+      throw new ServiceError('badResponse', 'The service sent an empty reply.', { keyKind: 'chat' });
+    }
+    reply.status = signal.aborted ? 'stopped' : 'done';
+    return { status: reply.status };
+  } catch (error) {
+    if (signal.aborted || isAbortError(error)) {
+      reply.status = 'stopped';
+      return { status: 'stopped' };
+    }
+    const stored = storedError(error, now());
+    reply.status = 'error';
+    reply.error = stored;
+    return { status: 'error', error: stored };
+  }
+}
+
+/** An error as kept with a reply: the ServiceError's plain data, or a readable sentence for anything else. */
+export function storedError(error: unknown, at: number): StoredError {
+  if (error instanceof ServiceError) {
+    return { ...error.toInfo(), at };
+  }
+  return { kind: 'badResponse', message: describeError(error), action: 'retry', at };
+}

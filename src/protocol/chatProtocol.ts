@@ -1,0 +1,192 @@
+/**
+ * The typed contract between the extension host and the chat webviews (the `alpha.chatView` side view and the
+ * editor tabs of `alpha.chat.openInEditor`). Messages are named `area/verb`; each says which side sends it.
+ * The host is the source of truth: it holds every message until the page has sent `webview/ready`, then starts
+ * with `chat/state`, which is everything the page needs to draw itself from nothing. Stream messages carry the
+ * `requestId` the host gave the reply in `chat/started`; the page ignores those of any other request.
+ * Nothing here ever carries an API key.
+ */
+
+/** What became of a reply. `streaming` only while it arrives; `interrupted` when a reload cut it short. */
+export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
+
+/** The actions an error in the conversation can offer (a subset of the core's ErrorAction). */
+export type ChatErrorAction = 'setChatKey' | 'retry' | 'openSettings' | 'none';
+
+/** An error shown inside the conversation, with its one fitting action. */
+export interface ChatErrorView {
+  /** The core's ErrorKind (`cut`, `badKey`, `rateLimited`, …). */
+  kind: string;
+  /** One readable sentence; a cut stream's starts with "The reply was cut off". */
+  message: string;
+  action: ChatErrorAction;
+  /** The button's label ("Set Chat API Key", "Retry", "Open Settings"); absent when `action` is `none`. */
+  actionLabel?: string;
+  /** Retry is offered only after this many seconds, counted from `at`. */
+  retryAfterSeconds?: number;
+  /** When the error happened (ms since the epoch). */
+  at: number;
+}
+
+/** Context sent with a prompt: a selection, a file excerpt or an encyclopedia article. */
+export interface ContextChipView {
+  id: string;
+  /** "main.ts:10-24", "Alan Turing". */
+  label: string;
+  /** A tooltip: the language and size. */
+  detail?: string;
+}
+
+/** One message of the conversation as the page shows it. */
+export interface MessageView {
+  id: string;
+  role: 'user' | 'assistant';
+  /** Markdown for the assistant; plain text for the user (shown as is, never as HTML). */
+  content: string;
+  createdAt: number;
+  /** Replies only. */
+  status?: ReplyStatus;
+  error?: ChatErrorView;
+  /** The context that went with a prompt. */
+  context?: ContextChipView[];
+  /** A remark on the reply, e.g. that older turns were left out to fit the model's context. */
+  notice?: string;
+  /** The model that wrote a reply. */
+  model?: string;
+}
+
+/** One line of the conversation list. */
+export interface ConversationSummaryView {
+  id: string;
+  title: string;
+  updatedAt: number;
+  messageCount: number;
+}
+
+/** One model of the lineup. Only `selectable` ones can be chosen; the others say "Coming soon". */
+export interface ModelView {
+  id: string;
+  label: string;
+  status: 'available' | 'soon';
+  selectable: boolean;
+  /** "200K" or "n/a". */
+  context: string;
+  /** "1.2s", "Render 3.4s". */
+  latency: string;
+  capability: string;
+}
+
+/** How much of the model's context the next request uses, by estimate. */
+export interface BudgetView {
+  usedTokens: number;
+  limitTokens: number;
+}
+
+/** Everything the page draws from: sent first after `webview/ready`, and whenever the whole view changes. */
+export interface ChatStateView {
+  conversationId: string;
+  title: string;
+  messages: MessageView[];
+  conversations: ConversationSummaryView[];
+  models: ModelView[];
+  /** The model id in `alphaAxo.chat.model`. */
+  model: string;
+  /** Context chips waiting to go with the next prompt. */
+  pendingContext: ContextChipView[];
+  /** The reply streaming now, if any (its message is the last one). */
+  streaming?: { requestId: number; messageId: string };
+  budget: BudgetView;
+  /** Whether the active editor has a selection ("Replace selection" is offered then). */
+  hasSelection: boolean;
+}
+
+/** Messages the host sends to the page. */
+export type HostToWebview =
+  /** Host → webview: draw everything (first message after `webview/ready`; also after switch, new, edit). */
+  | { type: 'chat/state'; state: ChatStateView }
+  /** Host → webview: a prompt was sent; append the user's message and the empty reply that now streams. */
+  | {
+      type: 'chat/started';
+      requestId: number;
+      user: MessageView;
+      reply: MessageView;
+      budget: BudgetView;
+      conversations: ConversationSummaryView[];
+    }
+  /** Host → webview: the next piece of the reply `requestId`, to append as is. */
+  | { type: 'chat/delta'; requestId: number; text: string }
+  /** Host → webview: the reply ended normally or was stopped; what arrived stays. */
+  | { type: 'chat/done'; requestId: number; status: 'done' | 'stopped'; notice?: string }
+  /** Host → webview: the reply failed (a cut stream keeps its text); show the error and its action. */
+  | { type: 'chat/error'; requestId: number; error: ChatErrorView }
+  /** Host → webview: the conversation list changed (title, time, delete). */
+  | { type: 'conversations/list'; conversations: ConversationSummaryView[] }
+  /** Host → webview: the context chips waiting for the next prompt changed. */
+  | { type: 'context/chips'; chips: ContextChipView[]; budget: BudgetView }
+  /** Host → webview: `alphaAxo.chat.model` changed. */
+  | { type: 'model/changed'; model: string; budget: BudgetView }
+  /** Host → webview: whether the active editor has a selection changed. */
+  | { type: 'editor/selection'; hasSelection: boolean }
+  /** Host → webview: put the keyboard focus in the message box, optionally with a draft. */
+  | { type: 'composer/focus'; draft?: string }
+  /** Host → webview: an image the user clicked to see, as a `data:` URI (the CSP loads no remote images). */
+  | { type: 'image/loaded'; url: string; dataUri: string }
+  /** Host → webview: the clicked image could not be loaded. */
+  | { type: 'image/failed'; url: string; message: string }
+  /** Host → webview: a short confirmation for the live region ("Copied"). */
+  | { type: 'ui/announce'; text: string };
+
+/** Messages the page sends to the host. */
+export type WebviewToHost =
+  /** Webview → host: the page listens; the host answers with `chat/state` and whatever it held. */
+  | { type: 'webview/ready' }
+  /** Webview → host: send a prompt (with the pending context chips). */
+  | { type: 'chat/send'; text: string }
+  /** Webview → host: stop the reply `requestId` (Stop generating, Esc). */
+  | { type: 'chat/cancel'; requestId: number }
+  /** Webview → host: write the last reply again. */
+  | { type: 'chat/regenerate' }
+  /** Webview → host: replace the last prompt with `text` and send it again. */
+  | { type: 'chat/edit'; messageId: string; text: string }
+  /** Webview → host: run an error's action (Retry re-sends the last prompt). */
+  | { type: 'chat/action'; action: ChatErrorAction }
+  /** Webview → host: start a new, empty conversation. */
+  | { type: 'conversation/new' }
+  /** Webview → host: show another conversation. */
+  | { type: 'conversation/switch'; id: string }
+  /** Webview → host: delete a conversation (the host asks for confirmation). */
+  | { type: 'conversation/delete'; id: string }
+  /** Webview → host: open the conversation as Markdown in a new editor. */
+  | { type: 'conversation/export' }
+  /** Webview → host: drop a context chip. */
+  | { type: 'context/remove'; id: string }
+  /** Webview → host: choose a model (the host accepts selectable ones only). */
+  | { type: 'model/select'; id: string }
+  /** Webview → host: copy text (a message or a code block) to the clipboard. */
+  | { type: 'clipboard/copy'; text: string; what: 'message' | 'code' }
+  /** Webview → host: a code block's action on the last active editor or a new one. */
+  | { type: 'code/apply'; action: 'insert' | 'replace' | 'open'; code: string; language?: string }
+  /** Webview → host: open a link outside (the host opens http, https and mailto only). */
+  | { type: 'link/open'; url: string }
+  /** Webview → host: the user clicked to see a remote image. */
+  | { type: 'image/load'; url: string };
+
+/** Every `WebviewToHost` type, for checking what arrives from the page. */
+export const WEBVIEW_TO_HOST_TYPES: ReadonlySet<WebviewToHost['type']> = new Set<WebviewToHost['type']>([
+  'webview/ready',
+  'chat/send',
+  'chat/cancel',
+  'chat/regenerate',
+  'chat/edit',
+  'chat/action',
+  'conversation/new',
+  'conversation/switch',
+  'conversation/delete',
+  'conversation/export',
+  'context/remove',
+  'model/select',
+  'clipboard/copy',
+  'code/apply',
+  'link/open',
+  'image/load',
+]);
