@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AlphaClient } from './core/alphaClient';
 import { AxoClient } from './core/axoClient';
 import { HttpClient } from './core/http';
+import { registerChat } from './features/chat/registerChat';
 import { registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
 import { registerKeys } from './features/keys/registerKeys';
 import { StatusBar } from './features/status/statusBar';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
 
   registerKeys(services);
+  registerChat(services);
   registerEncyclopedia(services);
   context.subscriptions.push(new StatusBar(services));
 

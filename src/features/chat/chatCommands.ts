@@ -1,0 +1,94 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { newId, type ContextItem } from '../../core/chat/conversation';
+import { conversationMarkdown } from '../../core/chat/conversationMarkdown';
+import { fenceForLanguageId } from '../../core/chat/languageIds';
+
+/** The largest file `alpha.chat.addSelection` adds whole when nothing is selected. */
+const MAX_WHOLE_FILE_CHARS = 200_000;
+
+/** `alpha.chat.ask`'s argument, as the contract documents it. */
+export interface AskArgs {
+  prompt?: string;
+  context?: { label: string; content: string; language?: string };
+}
+
+/** Reads `alpha.chat.ask`'s argument tolerantly (other extensions call it). */
+export function parseAskArgs(args: unknown): AskArgs {
+  if (!args || typeof args !== 'object') {
+    return typeof args === 'string' && args.trim() ? { prompt: args } : {};
+  }
+  const a = args as Record<string, unknown>;
+  const out: AskArgs = {};
+  if (typeof a.prompt === 'string' && a.prompt.trim()) {
+    out.prompt = a.prompt;
+  }
+  const c = a.context as Record<string, unknown> | undefined;
+  if (c && typeof c === 'object' && typeof c.content === 'string' && c.content.trim()) {
+    out.context = {
+      label: typeof c.label === 'string' && c.label.trim() ? c.label.trim() : 'Context',
+      content: c.content,
+      language: typeof c.language === 'string' ? c.language : undefined,
+    };
+  }
+  return out;
+}
+
+/** A command argument's context as a chip. */
+export function contextFromArgs(context: NonNullable<AskArgs['context']>): ContextItem {
+  return { id: newId(), label: context.label, content: context.content, language: context.language };
+}
+
+/** "main.ts:10-24" for a selection; the file name alone for a whole file. */
+export function selectionLabel(document: vscode.TextDocument, range: vscode.Range | undefined): string {
+  const name = document.isUntitled ? document.uri.path : path.basename(document.fileName);
+  if (!range) {
+    return name;
+  }
+  const first = range.start.line + 1;
+  // A selection ending at the start of a line does not include that line.
+  const last = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
+  return first === last ? `${name}:${first}` : `${name}:${first}-${last}`;
+}
+
+/** The selection of `editor` as a context chip; with `wholeFile`, the whole document when nothing is selected. */
+export function selectionContext(editor: vscode.TextEditor | undefined, wholeFile = false): ContextItem | undefined {
+  if (!editor) {
+    return undefined;
+  }
+  const { document, selection } = editor;
+  const language = fenceForLanguageId(document.languageId) || undefined;
+  if (!selection.isEmpty) {
+    const content = document.getText(selection);
+    if (content.trim()) {
+      return { id: newId(), label: selectionLabel(document, selection), content, language };
+    }
+  }
+  if (wholeFile && document.getText().length <= MAX_WHOLE_FILE_CHARS && document.getText().trim()) {
+    return { id: newId(), label: selectionLabel(document, undefined), content: document.getText(), language };
+  }
+  return undefined;
+}
+
+/** Asks for a prompt in an input box. */
+export async function promptForQuestion(context: ContextItem[]): Promise<string | undefined> {
+  const about = context.length ? ` (with ${context.map((c) => c.label).join(', ')})` : '';
+  const text = await vscode.window.showInputBox({
+    title: 'ALPHA: Ask',
+    prompt: `Ask ALPHA anything${about}.`,
+    placeHolder: 'e.g. Explain this code',
+    ignoreFocusOut: true,
+  });
+  return text?.trim() ? text : undefined;
+}
+
+/** Opens a conversation as a Markdown document in a new editor. */
+export async function exportMarkdown(markdown: Parameters<typeof conversationMarkdown>[0]): Promise<void> {
+  if (markdown.messages.length === 0) {
+    void vscode.window.showInformationMessage('This conversation is empty: there is nothing to export yet.');
+    return;
+  }
+  const content = conversationMarkdown(markdown, (ms) => new Date(ms).toLocaleString(vscode.env.language));
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+  await vscode.window.showTextDocument(document, { preview: false });
+}

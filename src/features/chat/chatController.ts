@@ -1,0 +1,355 @@
+import * as vscode from 'vscode';
+import { estimateMessagesTokens, estimateTokens, fitToBudget, formatTokens } from '../../core/chat/contextBudget';
+import { newId, titleFor, type ContextItem, type StoredMessage } from '../../core/chat/conversation';
+import { contextTokensOf, modelLabel } from '../../core/chat/modelLineup';
+import { requestMessages } from '../../core/chat/promptMessages';
+import { runReply, storedError } from '../../core/chat/replyRunner';
+import { ServiceError } from '../../core/errors';
+import { AbortSlot, DisposableOwner } from '../../host/disposables';
+import type { Services } from '../../host/services';
+import type { BudgetView, ChatStateView, HostToWebview } from '../../protocol/chatProtocol';
+import type { ChatSession } from './chatSession';
+import type { ChatSurface } from './chatSurface';
+import { chipView, errorView, messageView, messageViews, modelViews, summaryView } from './chatViews';
+import type { CodeActions } from './codeActions';
+
+/** The running reply. */
+interface Running {
+  requestId: number;
+  messageId: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The chat's host side, the source of truth for every chat page: it owns the conversation (through the session),
+ * sends prompts, streams replies into the conversation and to every page, and draws a page from nothing whenever
+ * one says it is ready. At most one reply runs; a new one, Stop, a switch or disposal aborts it.
+ */
+export class ChatController extends DisposableOwner {
+  private readonly surfaces = new Set<ChatSurface>();
+  /** Pages that have their state; only they get stream messages (others get the state first). */
+  private readonly synced = new WeakSet<ChatSurface>();
+  private readonly slot = this._register(new AbortSlot());
+  private running: Running | undefined;
+  private nextRequestId = 1;
+  private readonly loaded: Promise<void>;
+  private hasSelection = false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly session: ChatSession,
+    private readonly actions: CodeActions,
+  ) {
+    super();
+    this.loaded = session.init().catch((error: unknown) => services.log.error(`Chat: ${String(error)}`));
+    this.hasSelection = actions.hasSelection();
+    this._register({ dispose: () => this.saveOnExit() });
+  }
+
+  /** Whether a reply is being written. */
+  get isStreaming(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** A page is ready: draw it from the current state. */
+  async attach(surface: ChatSurface): Promise<void> {
+    this.surfaces.add(surface);
+    this.synced.delete(surface);
+    await this.loaded;
+    const state = await this.state();
+    if (this.surfaces.has(surface)) {
+      surface.post({ type: 'chat/state', state });
+      this.synced.add(surface);
+    }
+  }
+
+  /** A page is gone. */
+  detach(surface: ChatSurface): void {
+    this.surfaces.delete(surface);
+  }
+
+  /** Sends a message to every page that has its state. */
+  broadcast(message: HostToWebview): void {
+    for (const surface of this.surfaces) {
+      if (this.synced.has(surface)) {
+        surface.post(message);
+      }
+    }
+  }
+
+  /** Sends a prompt with the pending context (and `extra`) and streams the reply. */
+  async send(text: string, extra: ContextItem[] = []): Promise<void> {
+    await this.loaded;
+    await this.stop();
+    const context = [...this.session.pending, ...extra];
+    if (!text.trim() && context.length === 0) {
+      return;
+    }
+    this.session.pending = [];
+    const conversation = this.session.conversation;
+    const user: StoredMessage = { id: newId(), role: 'user', content: text, createdAt: Date.now() };
+    if (context.length) {
+      user.context = context;
+    }
+    conversation.messages.push(user);
+    if (!conversation.title) {
+      conversation.title = titleFrom(text, context);
+    }
+    await this.respond('append');
+  }
+
+  /** Writes the last reply again (Regenerate, Retry). */
+  async regenerate(): Promise<void> {
+    await this.loaded;
+    await this.stop();
+    const messages = this.session.conversation.messages;
+    if (messages.at(-1)?.role === 'assistant') {
+      messages.pop();
+    }
+    if (messages.at(-1)?.role !== 'user') {
+      return;
+    }
+    await this.respond('redraw');
+  }
+
+  /** Replaces a prompt (and everything after it) with `text`, keeping its context, and sends it again. */
+  async edit(messageId: string, text: string): Promise<void> {
+    await this.loaded;
+    await this.stop();
+    const messages = this.session.conversation.messages;
+    const index = messages.findIndex((m) => m.id === messageId && m.role === 'user');
+    if (index < 0 || (!text.trim() && !messages[index].context?.length)) {
+      return;
+    }
+    const edited: StoredMessage = { ...messages[index], id: newId(), content: text, createdAt: Date.now() };
+    messages.splice(index, messages.length - index, edited);
+    if (index === 0) {
+      this.session.conversation.title = titleFrom(text, edited.context ?? []);
+    }
+    await this.respond('redraw');
+  }
+
+  /** Aborts the running reply (if any) and waits until it has ended and been saved. */
+  async stop(requestId?: number): Promise<void> {
+    const running = this.running;
+    if (!running || (requestId !== undefined && running.requestId !== requestId)) {
+      return;
+    }
+    running.controller.abort();
+    await running.done;
+  }
+
+  /** Adds context chips for the next prompt (the same label and content only once). */
+  addContext(items: ContextItem[]): void {
+    const pending = this.session.pending;
+    for (const item of items) {
+      if (!pending.some((p) => p.label === item.label && p.content === item.content)) {
+        pending.push(item);
+      }
+    }
+    this.postChips();
+  }
+
+  /** Drops a context chip. */
+  removeContext(id: string): void {
+    this.session.pending = this.session.pending.filter((p) => p.id !== id);
+    this.postChips();
+  }
+
+  /** Starts an empty conversation (the running reply stops). */
+  async newConversation(): Promise<void> {
+    await this.loaded;
+    await this.stop();
+    await this.session.startNew();
+    await this.redraw();
+  }
+
+  /** Shows another conversation (the running reply stops). */
+  async switchTo(id: string): Promise<void> {
+    await this.loaded;
+    await this.stop();
+    if (!(await this.session.switchTo(id))) {
+      void vscode.window.showWarningMessage('That conversation could not be opened: it was deleted or is damaged.');
+    }
+    await this.redraw();
+  }
+
+  /** Deletes a conversation after the user confirms. */
+  async delete(id: string): Promise<void> {
+    await this.loaded;
+    const title = (await this.session.list()).find((s) => s.id === id)?.title ?? 'this conversation';
+    const choice = await vscode.window.showWarningMessage(
+      `Delete the conversation “${title}”? This cannot be undone.`,
+      { modal: true },
+      'Delete',
+    );
+    if (choice !== 'Delete') {
+      return;
+    }
+    if (id === this.session.conversation.id) {
+      await this.stop();
+    }
+    await this.session.delete(id);
+    await this.redraw();
+  }
+
+  /** The model setting changed. */
+  onModelChanged(): void {
+    this.broadcast({ type: 'model/changed', model: this.services.settings.chatModel, budget: this.budget() });
+  }
+
+  /** The active editor or its selection changed. */
+  onSelectionChanged(): void {
+    const has = this.actions.hasSelection();
+    if (has !== this.hasSelection) {
+      this.hasSelection = has;
+      this.broadcast({ type: 'editor/selection', hasSelection: has });
+    }
+  }
+
+  /** Sends the whole state to every page (after a switch, new, edit or delete). */
+  async redraw(): Promise<void> {
+    const state = await this.state();
+    this.broadcast({ type: 'chat/state', state });
+  }
+
+  /** Writes a reply for the conversation as it stands (its last message is a prompt). */
+  private async respond(mode: 'append' | 'redraw'): Promise<void> {
+    const conversation = this.session.conversation;
+    const model = this.services.settings.chatModel;
+    const limit = contextTokensOf(model);
+    const fit = fitToBudget(requestMessages(conversation.messages), limit, Math.min(8192, limit / 8));
+    const reply: StoredMessage = {
+      id: newId(),
+      role: 'assistant',
+      content: '',
+      createdAt: Date.now(),
+      status: 'streaming',
+      model,
+    };
+    if (fit.dropped > 0) {
+      const n = fit.dropped === 1 ? 'oldest message was' : `${fit.dropped} oldest messages were`;
+      reply.notice = `The ${n} left out to fit ${modelLabel(model)}'s ${formatTokens(limit)}-token context.`;
+    }
+    conversation.messages.push(reply);
+    conversation.updatedAt = Date.now();
+    const requestId = this.nextRequestId++;
+    const controller = this.slot.next();
+    let finish: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const running: Running = { requestId, messageId: reply.id, controller, done };
+    this.running = running;
+    try {
+      if (mode === 'append') {
+        const conversations = (await this.session.list()).map(summaryView);
+        this.broadcast({
+          type: 'chat/started',
+          requestId,
+          user: messageView(conversation.messages.at(-2) as StoredMessage),
+          reply: messageView(reply),
+          budget: this.budget(),
+          conversations,
+        });
+      } else {
+        await this.redraw();
+      }
+      await this.stream(running, reply, fit.tooLarge ? fit.tokens : undefined, fit.messages, model);
+    } finally {
+      finish();
+    }
+  }
+
+  private async stream(
+    running: Running,
+    reply: StoredMessage,
+    tooLargeTokens: number | undefined,
+    messages: ReturnType<typeof requestMessages>,
+    model: string,
+  ): Promise<void> {
+    const { requestId, controller } = running;
+    const { settings, alpha } = this.services;
+    this.session.scheduleSave();
+    if (tooLargeTokens !== undefined) {
+      const limit = formatTokens(contextTokensOf(model));
+      const error = new ServiceError(
+        'tooLarge',
+        `This message is too long for ${modelLabel(model)}'s ${limit}-token context (about ${formatTokens(tooLargeTokens)} tokens). Shorten it or remove some context.`,
+      );
+      reply.status = 'error';
+      reply.error = storedError(error, Date.now());
+    } else {
+      await runReply({
+        source: alpha,
+        request: { model, messages },
+        stream: settings.chatStream,
+        reply,
+        signal: controller.signal,
+        onDelta: (text) => {
+          this.broadcast({ type: 'chat/delta', requestId, text });
+          this.session.scheduleSave();
+        },
+      });
+    }
+    this.slot.release(controller);
+    if (this.running === running) {
+      this.running = undefined;
+    }
+    if (this.isDisposed) {
+      return;
+    }
+    if (reply.status === 'error' && reply.error) {
+      this.services.log.warn(`Chat: the reply failed: ${reply.error.message}`);
+      this.broadcast({ type: 'chat/error', requestId, error: errorView(reply.error) });
+    } else {
+      this.broadcast({ type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done' });
+    }
+    await this.session.saveNow();
+    this.broadcast({ type: 'conversations/list', conversations: (await this.session.list()).map(summaryView) });
+  }
+
+  private postChips(): void {
+    this.broadcast({ type: 'context/chips', chips: this.session.pending.map(chipView), budget: this.budget() });
+  }
+
+  /** The estimate of the next request: the conversation so far plus the pending context. */
+  private budget(): BudgetView {
+    const history = estimateMessagesTokens(requestMessages(this.session.conversation.messages));
+    const pending = this.session.pending.reduce((sum, c) => sum + estimateTokens(c.content) + 8, 0);
+    return { usedTokens: history + pending, limitTokens: contextTokensOf(this.services.settings.chatModel) };
+  }
+
+  private async state(): Promise<ChatStateView> {
+    const conversations = (await this.session.list()).map(summaryView);
+    // Everything below is read in one go, after the last await: the state matches the stream messages that follow.
+    const conversation = this.session.conversation;
+    const model = this.services.settings.chatModel;
+    const running = this.running;
+    return {
+      conversationId: conversation.id,
+      title: conversation.title,
+      messages: messageViews(conversation),
+      conversations,
+      models: modelViews(model),
+      model,
+      pendingContext: this.session.pending.map(chipView),
+      streaming: running ? { requestId: running.requestId, messageId: running.messageId } : undefined,
+      budget: this.budget(),
+      hasSelection: this.hasSelection,
+    };
+  }
+
+  /** The extension is going away mid-reply: keep what arrived (it comes back marked interrupted). */
+  private saveOnExit(): void {
+    if (this.running) {
+      this.running.controller.abort();
+      this.session.saveSync();
+    }
+  }
+}
+
+/** The title of a conversation: its first prompt, or the label of its first context. */
+function titleFrom(text: string, context: ContextItem[]): string {
+  const line = text.trim() ? text : context[0] ? `About ${context[0].label}` : '';
+  return titleFor(line);
+}

@@ -1,0 +1,88 @@
+import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
+import type { ConversationSummary } from '../../core/chat/conversationStore';
+import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
+import { estimateTokens } from '../../core/chat/contextBudget';
+import { ACTION_LABELS } from '../../host/errorActions';
+import type {
+  ChatErrorAction,
+  ChatErrorView,
+  ContextChipView,
+  ConversationSummaryView,
+  MessageView,
+  ModelView,
+} from '../../protocol/chatProtocol';
+
+/** A context item as a chip: its label, and its language and size as a tooltip. */
+export function chipView(item: ContextItem): ContextChipView {
+  const lines = item.content.split('\n').length;
+  const size = `${lines} line${lines === 1 ? '' : 's'}, about ${estimateTokens(item.content)} tokens`;
+  return { id: item.id, label: item.label, detail: item.language ? `${item.language} · ${size}` : size };
+}
+
+/** An error as the conversation shows it, with the label of its button. */
+export function errorView(error: StoredError): ChatErrorView {
+  const action: ChatErrorAction =
+    error.action === 'setChatKey' || error.action === 'retry' || error.action === 'openSettings'
+      ? error.action
+      : error.action === 'setEncyclopediaKey'
+        ? 'setChatKey'
+        : 'none';
+  return {
+    kind: error.kind,
+    message: error.message,
+    action,
+    actionLabel: action === 'none' ? undefined : ACTION_LABELS[action],
+    retryAfterSeconds: error.retryAfterSeconds,
+    at: error.at,
+  };
+}
+
+/** A stored message as the page shows it (context content stays in the host; only chips go). */
+export function messageView(m: StoredMessage): MessageView {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    createdAt: m.createdAt,
+    status: m.status,
+    error: m.error ? errorView(m.error) : undefined,
+    context: m.context?.length ? m.context.map(chipView) : undefined,
+    notice: m.notice,
+    model: m.model,
+  };
+}
+
+/** The messages of a conversation as views. */
+export function messageViews(conversation: Conversation): MessageView[] {
+  return conversation.messages.map(messageView);
+}
+
+/** A conversation summary as a list line. */
+export function summaryView(s: ConversationSummary): ConversationSummaryView {
+  return { id: s.id, title: s.title || 'New conversation', updatedAt: s.updatedAt, messageCount: s.messageCount };
+}
+
+/** The lineup for the picker; a custom model id from the settings is listed too, so the picker shows it. */
+export function modelViews(current: string): ModelView[] {
+  const views: ModelView[] = CHAT_LINEUP.map((m) => ({
+    id: m.id,
+    label: m.label,
+    status: m.status,
+    selectable: isSelectableModel(m.id),
+    context: m.context,
+    latency: m.latency,
+    capability: m.capability,
+  }));
+  if (!views.some((v) => v.id === current)) {
+    views.unshift({
+      id: current,
+      label: current,
+      status: 'available',
+      selectable: true,
+      context: '200K',
+      latency: 'unknown',
+      capability: 'From the alphaAxo.chat.model setting',
+    });
+  }
+  return views;
+}

@@ -1,0 +1,176 @@
+import type { BudgetView, ContextChipView, ModelView, WebviewToHost } from '../../protocol/chatProtocol';
+import { h, icon } from './dom';
+import { chip } from './messageView';
+
+interface VsCodeState {
+  draft?: string;
+}
+
+/** Where the composer keeps its draft across a page reload (the webview's own state; never a key). */
+export interface DraftStore {
+  getState(): unknown;
+  setState(state: VsCodeState): void;
+}
+
+function formatTokens(tokens: number): string {
+  return tokens >= 1_000_000
+    ? `${(tokens / 1_000_000).toFixed(1)}M`
+    : tokens >= 1_000
+      ? `${Math.round(tokens / 1_000)}K`
+      : String(tokens);
+}
+
+/**
+ * The message box and its bar: context chips, the "Message ALPHA" textbox (Enter sends, Shift+Enter is a new line),
+ * the model picker, the context estimate, and Send, which turns into "Stop generating" while a reply streams.
+ */
+export class Composer {
+  readonly element: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly chips = h('div', { class: 'chips pending', 'aria-label': 'Context for the next message' });
+  private readonly models = h('select', { class: 'model-picker', 'aria-label': 'Model' });
+  private readonly budgetEl = h('span', { class: 'budget' });
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private streaming = false;
+  private hasChips = false;
+
+  constructor(
+    private readonly post: (message: WebviewToHost) => void,
+    private readonly drafts: DraftStore,
+    private readonly onStop: () => void,
+  ) {
+    this.input = h('textarea', {
+      class: 'input',
+      rows: 1,
+      'aria-label': 'Message ALPHA',
+      placeholder: 'Ask ALPHA… (Enter to send, Shift+Enter for a new line)',
+    });
+    this.input.value = (drafts.getState() as VsCodeState | undefined)?.draft ?? '';
+    this.input.addEventListener('keydown', (e) => this.onKey(e));
+    this.input.addEventListener('input', () => this.onInput());
+    this.sendButton = h(
+      'button',
+      { type: 'button', class: 'send', 'aria-label': 'Send', title: 'Send (Enter)', onClick: () => this.send() },
+      icon('send'),
+    );
+    this.stopButton = h(
+      'button',
+      {
+        type: 'button',
+        class: 'stop',
+        'aria-label': 'Stop generating',
+        title: 'Stop generating (Esc)',
+        hidden: true,
+        onClick: () => this.onStop(),
+      },
+      icon('debug-stop'),
+    );
+    this.models.addEventListener('change', () => this.post({ type: 'model/select', id: this.models.value }));
+    this.element = h(
+      'div',
+      { class: 'composer' },
+      this.chips,
+      h('div', { class: 'input-row' }, this.input, this.sendButton, this.stopButton),
+      h(
+        'div',
+        { class: 'composer-bar' },
+        h('label', { class: 'model-label' }, icon('sparkle'), this.models),
+        this.budgetEl,
+      ),
+    );
+    this.resize();
+    this.updateSend();
+  }
+
+  /** Shows whether a reply streams: Send or Stop generating. */
+  setStreaming(streaming: boolean): void {
+    const hadFocus = document.activeElement === this.sendButton || document.activeElement === this.stopButton;
+    this.streaming = streaming;
+    this.sendButton.hidden = streaming;
+    this.stopButton.hidden = !streaming;
+    if (hadFocus) {
+      (streaming ? this.stopButton : this.input).focus();
+    }
+    this.updateSend();
+  }
+
+  /** The pending context chips. */
+  setChips(chips: ContextChipView[]): void {
+    this.hasChips = chips.length > 0;
+    this.chips.replaceChildren(...chips.map((c) => chip(c, () => this.post({ type: 'context/remove', id: c.id }))));
+    this.chips.hidden = chips.length === 0;
+    this.updateSend();
+  }
+
+  /** The lineup: only selectable models can be chosen; the others show "Coming soon". */
+  setModels(models: ModelView[], current: string): void {
+    this.models.replaceChildren(
+      ...models.map((m) => {
+        const facts = `${m.context === 'n/a' ? 'no text context' : `${m.context} context`} · ${m.latency}`;
+        const text = m.selectable ? `${m.label} · ${facts}` : `${m.label} · ${facts} — Coming soon`;
+        return h('option', { value: m.id, disabled: !m.selectable, title: m.capability }, text);
+      }),
+    );
+    this.models.value = current;
+  }
+
+  /** The model chosen in the settings. */
+  setModel(current: string): void {
+    this.models.value = current;
+  }
+
+  /** The estimate of the next request against the model's context. */
+  setBudget(budget: BudgetView): void {
+    const share = budget.usedTokens / budget.limitTokens;
+    this.budgetEl.textContent = `≈${formatTokens(budget.usedTokens)} / ${formatTokens(budget.limitTokens)} tokens`;
+    this.budgetEl.title =
+      share > 1
+        ? 'The conversation is longer than the model’s context: the oldest turns are left out when you send.'
+        : 'Estimated size of the next request (conversation and context) against the model’s context.';
+    this.budgetEl.classList.toggle('over', share > 1);
+  }
+
+  /** Focuses the message box, optionally with a draft. */
+  focus(draft?: string): void {
+    if (draft !== undefined) {
+      this.input.value = draft;
+      this.onInput();
+    }
+    this.input.focus();
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      if (!this.streaming) {
+        this.send();
+      }
+    }
+  }
+
+  private onInput(): void {
+    this.drafts.setState({ draft: this.input.value });
+    this.resize();
+    this.updateSend();
+  }
+
+  private send(): void {
+    const text = this.input.value;
+    if (this.streaming || (!text.trim() && !this.hasChips)) {
+      return;
+    }
+    this.post({ type: 'chat/send', text });
+    this.input.value = '';
+    this.onInput();
+  }
+
+  private updateSend(): void {
+    this.sendButton.disabled = !this.input.value.trim() && !this.hasChips;
+  }
+
+  private resize(): void {
+    this.input.style.height = 'auto';
+    this.input.style.height = `${Math.min(this.input.scrollHeight, 240)}px`;
+  }
+}

@@ -1,0 +1,77 @@
+/** Attributes and handlers of an element built with `h`. */
+export interface Props {
+  [name: string]: string | number | boolean | undefined | ((event: Event) => void);
+}
+
+type Child = Node | string | undefined | false | null;
+
+/** Builds an element; `on*` props become listeners, `false`/`undefined` props are skipped; text is never HTML. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (typeof value === 'function') {
+      el.addEventListener(name.slice(2).toLowerCase(), value);
+    } else if (value === true) {
+      el.setAttribute(name, '');
+    } else if (value !== undefined && value !== false) {
+      el.setAttribute(name, String(value));
+    }
+  }
+  for (const child of children) {
+    if (child !== undefined && child !== null && child !== false) {
+      el.append(child);
+    }
+  }
+  return el;
+}
+
+/** A codicon (decorative). */
+export function icon(name: string, spin = false): HTMLElement {
+  return h('span', { class: `codicon codicon-${name}${spin ? ' codicon-modifier-spin' : ''}`, 'aria-hidden': 'true' });
+}
+
+/** A button showing only an icon, named for assistive technology and with a tooltip. */
+export function iconButton(label: string, iconName: string, onClick: () => void, extra: Props = {}): HTMLButtonElement {
+  return h(
+    'button',
+    { type: 'button', class: 'icon-button', 'aria-label': label, title: label, onClick, ...extra },
+    icon(iconName),
+  );
+}
+
+/** A button with an icon and a visible label. */
+export function textButton(label: string, iconName: string, onClick: () => void, extra: Props = {}): HTMLButtonElement {
+  return h('button', { type: 'button', class: 'text-button', onClick, ...extra }, icon(iconName), h('span', {}, label));
+}
+
+/** "5 minutes ago", "yesterday", … computed when called (the page renders it on demand, never on a timer). */
+export function relativeTime(then: number, now = Date.now()): string {
+  const seconds = Math.round((now - then) / 1000);
+  if (seconds < 45) {
+    return 'just now';
+  }
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) {
+    return rtf.format(-minutes, 'minute');
+  }
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) {
+    return rtf.format(-hours, 'hour');
+  }
+  const days = Math.round(hours / 24);
+  return days < 30 ? rtf.format(-days, 'day') : new Date(then).toLocaleDateString();
+}
+
+/** A message's time of day, as a fixed label. */
+export function clockTime(ms: number): string {
+  const date = new Date(ms);
+  const sameDay = new Date().toDateString() === date.toDateString();
+  return sameDay
+    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -1,0 +1,333 @@
+import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
+import { decorateCodeBlocks } from './codeBlocks';
+import { Composer, type DraftStore } from './composer';
+import { h, icon, iconButton } from './dom';
+import { HistoryPanel } from './historyPanel';
+import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
+import { Scroller } from './scroller';
+import './chat.css';
+
+interface VsCodeApi extends DraftStore {
+  postMessage(message: WebviewToHost): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** The reply being written. */
+interface Streaming {
+  requestId: number;
+  messageId: string;
+  element: MessageElement;
+}
+
+/**
+ * The chat page. It keeps nothing of its own: the host sends the whole state after `webview/ready` and then
+ * what changes; the page draws it. The only thing it remembers across a reload is the unsent draft.
+ */
+class ChatApp {
+  private readonly log = h('main', { class: 'log', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'off' });
+  private readonly announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
+  private readonly title = h('h1', { class: 'title' }, 'ALPHA');
+  private readonly scroller = new Scroller(this.log);
+  private readonly composer: Composer;
+  private readonly history: HistoryPanel;
+  private messages: MessageView[] = [];
+  private readonly elements = new Map<string, MessageElement>();
+  private streaming: Streaming | undefined;
+  private conversationId = '';
+  private readonly ctx: MessageContext;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly post: (message: WebviewToHost) => void,
+    drafts: DraftStore,
+  ) {
+    this.composer = new Composer(post, drafts, () => this.stop());
+    this.history = new HistoryPanel(post);
+    this.ctx = {
+      post,
+      decorate: (fragment, final) => decorateCodeBlocks(fragment, final, post),
+      onRendered: () => this.scroller.contentChanged(),
+      edit: (message, article) => this.edit(message, article),
+    };
+    const header = h(
+      'header',
+      { class: 'chat-header' },
+      this.history.toggle,
+      this.title,
+      h('span', { class: 'spacer' }),
+      iconButton('Export conversation as Markdown', 'export', () => post({ type: 'conversation/export' })),
+      iconButton('New conversation', 'add', () => post({ type: 'conversation/new' })),
+    );
+    root.replaceChildren(
+      header,
+      this.history.element,
+      this.log,
+      this.scroller.jumpButton,
+      this.composer.element,
+      this.announcer,
+    );
+    this.listen();
+  }
+
+  /** Draws what the host sends. */
+  handle(message: HostToWebview): void {
+    switch (message.type) {
+      case 'chat/state':
+        return this.drawState(message.state);
+      case 'chat/started':
+        this.history.update(message.conversations, this.conversationId);
+        this.setTitle(message.conversations.find((c) => c.id === this.conversationId)?.title);
+        this.composer.setBudget(message.budget);
+        this.log.querySelector('.welcome')?.remove();
+        this.composer.setChips([]);
+        this.append(message.user, false);
+        this.startStreaming(message.requestId, message.reply);
+        this.scroller.jumpToLatest();
+        return;
+      case 'chat/delta':
+        if (this.streaming?.requestId === message.requestId) {
+          this.streaming.element.renderer?.append(message.text);
+        }
+        return;
+      case 'chat/done':
+      case 'chat/error':
+        return this.endStreaming(message);
+      case 'conversations/list':
+        this.history.update(message.conversations, this.conversationId);
+        this.setTitle(message.conversations.find((c) => c.id === this.conversationId)?.title);
+        return;
+      case 'context/chips':
+        this.composer.setChips(message.chips);
+        this.composer.setBudget(message.budget);
+        return;
+      case 'model/changed':
+        this.composer.setModel(message.model);
+        this.composer.setBudget(message.budget);
+        return;
+      case 'editor/selection':
+        document.body.classList.toggle('has-selection', message.hasSelection);
+        return;
+      case 'composer/focus':
+        return this.composer.focus(message.draft);
+      case 'image/loaded':
+      case 'image/failed':
+        return this.showImage(message);
+      case 'ui/announce':
+        return this.announce(message.text);
+    }
+  }
+
+  private drawState(state: ChatStateView): void {
+    this.conversationId = state.conversationId;
+    this.messages = [];
+    this.elements.clear();
+    this.streaming = undefined;
+    this.log.replaceChildren();
+    this.setTitle(state.title);
+    const streamingId = state.streaming?.messageId;
+    for (const m of state.messages) {
+      if (m.id === streamingId && state.streaming) {
+        this.startStreaming(state.streaming.requestId, m);
+      } else {
+        this.append(m, false);
+      }
+    }
+    if (state.messages.length === 0) {
+      this.log.append(welcome());
+    }
+    this.composer.setStreaming(this.streaming !== undefined);
+    this.composer.setChips(state.pendingContext);
+    this.composer.setModels(state.models, state.model);
+    this.composer.setBudget(state.budget);
+    this.history.update(state.conversations, state.conversationId);
+    document.body.classList.toggle('has-selection', state.hasSelection);
+    this.refreshRegenerate();
+    this.scroller.jumpToLatest();
+  }
+
+  private append(message: MessageView, streaming: boolean): MessageElement {
+    const element = messageElement(message, this.ctx, streaming);
+    this.messages.push(message);
+    this.elements.set(message.id, element);
+    this.log.append(element.article);
+    return element;
+  }
+
+  private startStreaming(requestId: number, reply: MessageView): void {
+    const element = this.append(reply, true);
+    this.streaming = { requestId, messageId: reply.id, element };
+    this.composer.setStreaming(true);
+    this.refreshRegenerate();
+  }
+
+  private endStreaming(message: Extract<HostToWebview, { type: 'chat/done' | 'chat/error' }>): void {
+    const streaming = this.streaming;
+    if (!streaming || streaming.requestId !== message.requestId) {
+      return;
+    }
+    this.streaming = undefined;
+    streaming.element.renderer?.finish();
+    const view = this.messages.find((m) => m.id === streaming.messageId);
+    const outcome =
+      message.type === 'chat/error'
+        ? { role: 'assistant' as const, status: 'error' as const, error: message.error }
+        : { role: 'assistant' as const, status: message.status };
+    if (view) {
+      Object.assign(view, outcome, { content: streaming.element.renderer?.source ?? view.content });
+    }
+    showOutcome(streaming.element, outcome, (action) => this.post({ type: 'chat/action', action }));
+    this.composer.setStreaming(false);
+    this.refreshRegenerate();
+    this.scroller.contentChanged();
+    this.announce(
+      message.type === 'chat/error'
+        ? `ALPHA could not finish: ${message.error.message}`
+        : message.status === 'stopped'
+          ? 'ALPHA stopped. The partial reply is kept.'
+          : 'ALPHA replied.',
+    );
+  }
+
+  /** Only the last reply can be regenerated, and not while one is written. */
+  private refreshRegenerate(): void {
+    this.log.querySelectorAll('.regenerate').forEach((b) => b.remove());
+    const last = this.messages.at(-1);
+    if (!last || last.role !== 'assistant' || this.streaming) {
+      return;
+    }
+    const toolbar = this.elements.get(last.id)?.article.querySelector('.message-actions');
+    toolbar?.append(
+      iconButton('Regenerate', 'refresh', () => this.post({ type: 'chat/regenerate' }), {
+        class: 'icon-button regenerate',
+      }),
+    );
+  }
+
+  private stop(): void {
+    if (this.streaming) {
+      this.post({ type: 'chat/cancel', requestId: this.streaming.requestId });
+    }
+  }
+
+  /** Edits a prompt in place: Enter (or "Send") sends it again, Escape (or "Cancel") restores it. */
+  private edit(message: MessageView, article: HTMLElement): void {
+    const body = article.querySelector<HTMLElement>('.content');
+    if (!body || article.querySelector('.edit-box')) {
+      return;
+    }
+    const input = h('textarea', { class: 'input edit-box', 'aria-label': 'Edit message', rows: 3 });
+    input.value = message.content;
+    const cancel = () => {
+      box.replaceWith(body);
+      article.focus();
+    };
+    const send = () => this.post({ type: 'chat/edit', messageId: message.id, text: input.value });
+    const box = h(
+      'div',
+      { class: 'edit' },
+      input,
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'text-button', onClick: send }, icon('send'), h('span', {}, 'Send')),
+        h('button', { type: 'button', class: 'text-button secondary', onClick: cancel }, h('span', {}, 'Cancel')),
+      ),
+    );
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        send();
+      } else if (e.key === 'Escape') {
+        e.stopPropagation();
+        cancel();
+      }
+    });
+    body.replaceWith(box);
+    input.focus();
+  }
+
+  private setTitle(title: string | undefined): void {
+    this.title.textContent = title || 'New conversation';
+    this.title.title = this.title.textContent;
+  }
+
+  private announce(text: string): void {
+    this.announcer.textContent = '';
+    // A changed text is what makes screen readers speak; clearing first repeats an identical announcement.
+    requestAnimationFrame(() => (this.announcer.textContent = text));
+  }
+
+  private showImage(message: Extract<HostToWebview, { type: 'image/loaded' | 'image/failed' }>): void {
+    for (const button of Array.from(this.root.querySelectorAll<HTMLButtonElement>('button.load-image'))) {
+      if (button.dataset.imageUrl !== message.url) {
+        continue;
+      }
+      const alt = button.textContent?.replace(/^Load image: /, '') ?? 'image';
+      button.replaceWith(
+        message.type === 'image/loaded'
+          ? h('img', { src: message.dataUri, alt, class: 'loaded-image' })
+          : h('span', { class: 'notice error inline', role: 'status' }, message.message),
+      );
+    }
+  }
+
+  private listen(): void {
+    // Links never navigate the page: openable ones go to the host, the others are inert text already.
+    this.root.addEventListener('click', (event) => {
+      const target = event.target as Element | null;
+      const anchor = target?.closest?.('a');
+      if (anchor) {
+        event.preventDefault();
+        if (anchor.dataset.url) {
+          this.post({ type: 'link/open', url: anchor.dataset.url });
+        }
+        return;
+      }
+      const image = target?.closest?.<HTMLButtonElement>('button.load-image');
+      if (image?.dataset.imageUrl) {
+        image.disabled = true;
+        this.post({ type: 'image/load', url: image.dataset.imageUrl });
+      }
+    });
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.streaming && !event.defaultPrevented) {
+        event.preventDefault();
+        this.stop();
+      }
+    });
+  }
+}
+
+function welcome(): HTMLElement {
+  return h(
+    'section',
+    { class: 'welcome', 'aria-label': 'Welcome' },
+    h('span', { class: 'codicon codicon-sparkle welcome-icon', 'aria-hidden': 'true' }),
+    h('h2', {}, 'Chat with ALPHA'),
+    h(
+      'p',
+      {},
+      'Ask about code, ideas or facts. Select code in an editor and choose “Add Selection to Chat” to send it along.',
+    ),
+    h(
+      'ul',
+      {},
+      h('li', {}, 'Enter sends, Shift+Enter starts a new line, Esc stops a reply.'),
+      h('li', {}, 'Every code block can be copied, inserted at the cursor or opened in a new editor.'),
+      h('li', {}, 'Conversations are kept: open them from the history button.'),
+    ),
+  );
+}
+
+const api = acquireVsCodeApi();
+const post = (message: WebviewToHost) => api.postMessage(message);
+const root = document.getElementById('root') as HTMLElement;
+document.body.dataset.view = 'chat';
+const app = new ChatApp(root, post, api);
+window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
+  const message = event.data;
+  if (message && typeof message === 'object' && typeof message.type === 'string') {
+    app.handle(message);
+  }
+});
+post({ type: 'webview/ready' });

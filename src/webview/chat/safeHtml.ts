@@ -1,0 +1,82 @@
+import DOMPurify from 'dompurify';
+import { h, icon } from './dom';
+
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+
+/** Whether a URL from model output may become a link (opened by the host): http, https, mailto. */
+export function isOpenableUrl(url: string | null | undefined): url is string {
+  if (!url) {
+    return false;
+  }
+  try {
+    return LINK_SCHEMES.has(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function isImageUrl(url: string | undefined): url is string {
+  try {
+    const protocol = url ? new URL(url).protocol : '';
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sanitises rendered Markdown into a fragment: DOMPurify drops scripts, handlers, frames, forms, styles and
+ * images; then links become host-opened links (`data-url`) or inert text, and image placeholders become
+ * "Load image" buttons (nothing remote loads until the user clicks).
+ */
+export function safeFragment(html: string): DocumentFragment {
+  const fragment = DOMPurify.sanitize(html, {
+    RETURN_DOM_FRAGMENT: true,
+    FORBID_TAGS: [
+      'img',
+      'style',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'iframe',
+      'svg',
+      'math',
+      'video',
+      'audio',
+    ],
+    FORBID_ATTR: ['style', 'id', 'srcset', 'src', 'action', 'formaction', 'xlink:href'],
+  });
+  for (const a of Array.from(fragment.querySelectorAll('a'))) {
+    const href = a.getAttribute('href');
+    if (isOpenableUrl(href)) {
+      a.dataset.url = href;
+      a.title = href;
+      a.removeAttribute('target');
+    } else {
+      a.replaceWith(
+        h(
+          'span',
+          { class: 'inert-link', title: 'Link not opened: only http, https and mailto links are' },
+          a.textContent ?? '',
+        ),
+      );
+    }
+  }
+  for (const span of Array.from(fragment.querySelectorAll<HTMLElement>('span.image-placeholder'))) {
+    const src = span.dataset.src;
+    const alt = span.dataset.alt || 'image';
+    span.replaceWith(
+      isImageUrl(src)
+        ? h(
+            'button',
+            { type: 'button', class: 'load-image', 'data-image-url': src, title: `Load ${src}` },
+            icon('file-media'),
+            h('span', {}, `Load image: ${alt}`),
+          )
+        : h('span', { class: 'inert-link' }, alt),
+    );
+  }
+  return fragment;
+}

@@ -1,0 +1,69 @@
+import { h, icon } from './dom';
+
+/** How close to the bottom still counts as "at the bottom", in pixels. */
+const BOTTOM_SLACK = 24;
+
+/**
+ * Keeps the conversation pinned to the bottom while a reply streams, unless the user scrolls up: then it stays put
+ * and shows "Jump to latest". Content growing below never unpins it (only a scroll up does).
+ */
+export class Scroller {
+  private pinned = true;
+  private lastTop = 0;
+  readonly jumpButton: HTMLButtonElement;
+
+  constructor(private readonly log: HTMLElement) {
+    this.jumpButton = h(
+      'button',
+      { type: 'button', class: 'jump-latest', hidden: true, onClick: () => this.jumpToLatest(true) },
+      icon('arrow-down'),
+      h('span', {}, 'Jump to latest'),
+    );
+    log.addEventListener('scroll', () => this.onScroll(), { passive: true });
+  }
+
+  /** Whether new content scrolls into view by itself. */
+  get isPinned(): boolean {
+    return this.pinned;
+  }
+
+  /** After content changed: follow it when pinned, else offer the jump. */
+  contentChanged(): void {
+    if (this.pinned) {
+      this.toBottom();
+    } else {
+      this.jumpButton.hidden = this.atBottom();
+    }
+  }
+
+  /** Scrolls to the newest content and pins there. */
+  jumpToLatest(focusLast = false): void {
+    this.pinned = true;
+    this.toBottom();
+    this.jumpButton.hidden = true;
+    if (focusLast) {
+      this.log.querySelector<HTMLElement>('article:last-of-type')?.focus({ preventScroll: true });
+    }
+  }
+
+  private toBottom(): void {
+    this.log.scrollTop = this.log.scrollHeight;
+    this.lastTop = this.log.scrollTop;
+  }
+
+  private atBottom(): boolean {
+    return this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight <= BOTTOM_SLACK;
+  }
+
+  private onScroll(): void {
+    const top = this.log.scrollTop;
+    if (this.atBottom()) {
+      this.pinned = true;
+    } else if (top < this.lastTop - 1) {
+      // Only moving up unpins: content growing below does not change scrollTop.
+      this.pinned = false;
+    }
+    this.lastTop = top;
+    this.jumpButton.hidden = this.pinned || this.atBottom();
+  }
+}
