@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import { buildAssistPrompt, buildChatHandoff, selectionLabel, type AssistTask } from '../../core/assist/assistPrompts';
+import { pickCodeBlock, streamingCodeBlock } from '../../core/assist/codeBlocks';
+import { fitProposal } from '../../core/assist/proposalText';
+import { describeError } from '../../core/errors';
+import { DisposableOwner } from '../../host/disposables';
+import type { Services } from '../../host/services';
+import { resolveTarget, type AssistTarget } from './editorTarget';
+import type { ProposalReview } from './proposalReview';
+import { ReplyRequest } from './replyRequest';
+import { UntitledCodeSink } from './untitledCodeSink';
+
+/** The palette titles, for messages. */
+export const COMMAND_TITLES: Record<AssistTask, string> = {
+  explain: 'Explain Selection',
+  document: 'Document Selection',
+  refactor: 'Refactor Selection…',
+  tests: 'Generate Tests',
+  fix: 'Fix Problems',
+};
+
+const PROGRESS: Record<AssistTask, string> = {
+  explain: 'ALPHA is explaining',
+  document: 'ALPHA is documenting',
+  refactor: 'ALPHA is refactoring',
+  tests: 'ALPHA is writing tests for',
+  fix: 'ALPHA is fixing',
+};
+
+const LAST_REFACTOR = 'alpha.assist.lastRefactorRequest';
+
+/** Where a command works: a document and a range (from a code action or a caller), else the active editor. */
+export interface CommandTarget {
+  uri?: vscode.Uri;
+  range?: vscode.Range;
+}
+
+/** The five assistance commands. Each works with no argument (the active editor and its selection). */
+export class AssistCommands extends DisposableOwner {
+  private readonly proposals: ReplyRequest;
+  private readonly tests: ReplyRequest;
+
+  constructor(
+    private readonly services: Services,
+    private readonly review: ProposalReview,
+  ) {
+    super();
+    this.proposals = this._register(new ReplyRequest(services));
+    this.tests = this._register(new ReplyRequest(services));
+  }
+
+  /** Explains the selection (or the enclosing function) in the chat view, streamed there. */
+  async explain(where?: CommandTarget): Promise<void> {
+    const target = await this.target('explain', where);
+    if (target) {
+      await this.askInChat('explain', target);
+    }
+  }
+
+  /** Document, Refactor, Fix: asks for a proposal and opens it for review. */
+  async propose(task: 'document' | 'refactor' | 'fix', where?: CommandTarget): Promise<void> {
+    const instruction = task === 'refactor' ? await this.askRefactorRequest() : undefined;
+    if (instruction === null) {
+      return;
+    }
+    const target = await this.target(task, where);
+    if (!target) {
+      return;
+    }
+    const prompt = buildAssistPrompt(task, target.context, { instruction });
+    const reply = await this.proposals.send(prompt, this.progressTitle(task, target), () => this.propose(task, where));
+    if (reply === undefined) {
+      return;
+    }
+    const code = pickCodeBlock(reply, target.document.languageId);
+    if (code === undefined) {
+      await this.askInChat(task, target, instruction);
+      return;
+    }
+    const eol = target.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    const text = fitProposal(code, target.context.selection.text, eol);
+    await this.review.review({ target, text, commandTitle: COMMAND_TITLES[task] });
+  }
+
+  /** Writes tests for the selection into a new untitled editor of the file's language, as they stream in. */
+  async generateTests(where?: CommandTarget): Promise<void> {
+    const target = await this.target('tests', where);
+    if (!target) {
+      return;
+    }
+    const languageId = target.document.languageId;
+    const sink = new UntitledCodeSink(languageId);
+    const prompt = buildAssistPrompt('tests', target.context);
+    const reply = await this.tests.send(
+      prompt,
+      this.progressTitle('tests', target),
+      () => this.generateTests(where),
+      (soFar) => sink.write(streamingCodeBlock(soFar, languageId)?.code ?? ''),
+    );
+    if (reply === undefined) {
+      return;
+    }
+    const code = pickCodeBlock(reply, languageId) ?? streamingCodeBlock(reply, languageId)?.code;
+    if (code === undefined || (!sink.opened && code.trim() === '')) {
+      await this.askInChat('tests', target);
+      return;
+    }
+    await sink.write(code);
+  }
+
+  private async target(task: AssistTask, where?: CommandTarget): Promise<AssistTarget | undefined> {
+    try {
+      const editor = vscode.window.activeTextEditor;
+      const document = where?.uri ? await vscode.workspace.openTextDocument(where.uri) : editor?.document;
+      if (!document) {
+        void vscode.window.showInformationMessage(
+          `Open a file and select code to use "ALPHA: ${COMMAND_TITLES[task]}".`,
+        );
+        return undefined;
+      }
+      const selection =
+        where?.range ?? (editor && editor.document === document ? editor.selection : new vscode.Range(0, 0, 0, 0));
+      const target = await resolveTarget(document, task, selection);
+      if (target.context.selection.text.trim() === '') {
+        void vscode.window.showInformationMessage(`Select some code to use "ALPHA: ${COMMAND_TITLES[task]}".`);
+        return undefined;
+      }
+      return target;
+    } catch (error) {
+      void vscode.window.showWarningMessage(describeError(error));
+      return undefined;
+    }
+  }
+
+  /** The refactoring request, remembered for next time; null when the user cancelled. */
+  private async askRefactorRequest(): Promise<string | null> {
+    const state = this.services.context.workspaceState;
+    const answer = await vscode.window.showInputBox({
+      title: 'ALPHA: Refactor Selection',
+      prompt: 'What should ALPHA change?',
+      placeHolder: 'For example: use async/await; extract the loop into a function; rename x to total',
+      value: state.get<string>(LAST_REFACTOR, ''),
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim() ? undefined : 'Say what to change.'),
+    });
+    if (answer === undefined) {
+      return null;
+    }
+    await state.update(LAST_REFACTOR, answer.trim());
+    return answer.trim();
+  }
+
+  /** Hands the task to the chat view, which streams the answer (Explain, and replies without usable code). */
+  private async askInChat(task: AssistTask, target: AssistTarget, instruction?: string): Promise<void> {
+    const handoff = buildChatHandoff(task, target.context, { instruction });
+    try {
+      await vscode.commands.executeCommand('alpha.chat.ask', handoff);
+      if (task !== 'explain') {
+        void vscode.window.showInformationMessage(
+          `ALPHA answered "${COMMAND_TITLES[task]}" without code for ${selectionLabel(target.context)}; ` +
+            'the answer continues in the chat.',
+        );
+      }
+    } catch (error) {
+      void vscode.window.showErrorMessage(`The ALPHA chat could not be opened: ${describeError(error)}`);
+    }
+  }
+
+  private progressTitle(task: AssistTask, target: AssistTarget): string {
+    return `${PROGRESS[task]} ${selectionLabel(target.context)}…`;
+  }
+}

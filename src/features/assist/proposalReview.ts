@@ -1,0 +1,123 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { selectionLabel } from '../../core/assist/assistPrompts';
+import { sameCode } from '../../core/assist/proposalText';
+import { DisposableOwner } from '../../host/disposables';
+import type { AssistTarget } from './editorTarget';
+import { PROPOSAL_SCHEME, type ProposalContentProvider } from './proposalContentProvider';
+
+/** A proposed replacement of a target's range. */
+export interface Proposal {
+  target: AssistTarget;
+  /** The new text of `target.range`, line ends and indentation already fitted. */
+  text: string;
+  /** The command's title, for messages ("Document Selection"). */
+  commandTitle: string;
+}
+
+/** How a review ended. */
+export type ReviewOutcome = 'applied' | 'discarded' | 'refused' | 'unchanged';
+
+const APPLY = 'Apply';
+const DISCARD = 'Discard';
+
+/**
+ * Shows a proposal as a diff (the original as it was against the proposal, both read-only virtual documents) and
+ * applies it only when the user says so: one WorkspaceEdit, so one Undo reverts it. Apply refuses, saying why, when
+ * the document changed after the proposal was made.
+ */
+export class ProposalReview extends DisposableOwner {
+  private nextId = 1;
+
+  constructor(private readonly content: ProposalContentProvider) {
+    super();
+    this._register(vscode.window.tabGroups.onDidChangeTabs((e) => this.forgetClosed(e.closed)));
+  }
+
+  /** Opens the diff and waits for Apply or Discard. */
+  async review(proposal: Proposal): Promise<ReviewOutcome> {
+    const { target, text } = proposal;
+    if (sameCode(text, target.context.selection.text)) {
+      void vscode.window.showInformationMessage(`ALPHA proposes no change to ${selectionLabel(target.context)}.`);
+      return 'unchanged';
+    }
+    const { original, modified } = this.uris(target);
+    this.content.set(original, target.snapshot);
+    this.content.set(
+      modified,
+      target.snapshot.slice(0, target.startOffset) + text + target.snapshot.slice(target.endOffset),
+    );
+    const title = `${path.posix.basename(original.path)}: ALPHA's proposal (${proposal.commandTitle})`;
+    await vscode.commands.executeCommand('vscode.diff', original, modified, title, { preview: false });
+    const choice = await vscode.window.showInformationMessage(
+      `Review ALPHA's proposal for ${selectionLabel(target.context)}, then apply or discard it.`,
+      APPLY,
+      DISCARD,
+    );
+    if (choice !== APPLY) {
+      await this.close(original, modified);
+      return 'discarded';
+    }
+    if (!(await this.apply(proposal))) {
+      return 'refused';
+    }
+    await this.close(original, modified);
+    return 'applied';
+  }
+
+  /** Applies the proposal as one edit, unless the document moved on since the proposal. */
+  private async apply(proposal: Proposal): Promise<boolean> {
+    const { target, text } = proposal;
+    const document = target.document.isClosed
+      ? await vscode.workspace.openTextDocument(target.document.uri)
+      : target.document;
+    if (document.version !== target.version && document.getText() !== target.snapshot) {
+      void vscode.window.showWarningMessage(
+        `ALPHA's proposal was not applied: ${target.context.path} changed after the proposal was made, so it may ` +
+          `no longer fit. Run "${proposal.commandTitle}" again.`,
+      );
+      return false;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, target.range, text);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      void vscode.window.showErrorMessage(`ALPHA's proposal could not be applied to ${target.context.path}.`);
+      return false;
+    }
+    const start = target.range.start;
+    const end = document.positionAt(document.offsetAt(start) + text.length);
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    editor.selection = new vscode.Selection(start, end);
+    editor.revealRange(new vscode.Range(start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    return true;
+  }
+
+  private uris(target: AssistTarget): { original: vscode.Uri; modified: vscode.Uri } {
+    const id = this.nextId++;
+    const name = path.posix.basename(target.document.uri.path) || 'untitled';
+    return {
+      original: vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/original/${name}` }),
+      modified: vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/proposal/${name}` }),
+    };
+  }
+
+  private async close(original: vscode.Uri, modified: vscode.Uri): Promise<void> {
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter(
+        (tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === modified.toString(),
+      );
+    if (tabs.length > 0) {
+      await vscode.window.tabGroups.close(tabs);
+    }
+    this.content.delete(original, modified);
+  }
+
+  private forgetClosed(closed: readonly vscode.Tab[]): void {
+    for (const tab of closed) {
+      if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PROPOSAL_SCHEME) {
+        this.content.delete(tab.input.original, tab.input.modified);
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import * as vscode from 'vscode';
+import { isAbortError } from '../../core/errors';
+import { AbortSlot, abortOnCancel } from '../../host/disposables';
+import { showServiceError } from '../../host/errorActions';
+import type { Services } from '../../host/services';
+
+/** Called with the reply so far after each delta; returning a promise makes the stream wait for it. */
+export type ReplyListener = (replySoFar: string) => void | Promise<void>;
+
+/**
+ * Sends one prompt to ALPHA under a cancellable progress notification and returns the whole reply; undefined when
+ * cancelled or failed (a failure is shown with its fitting action, Retry running `retry`). One request at a time per
+ * instance: a new one aborts the previous one.
+ */
+export class ReplyRequest implements vscode.Disposable {
+  private readonly slot = new AbortSlot();
+
+  constructor(private readonly services: Services) {}
+
+  async send(
+    prompt: string,
+    title: string,
+    retry: () => unknown,
+    onDelta?: ReplyListener,
+  ): Promise<string | undefined> {
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        const controller = this.slot.next();
+        const link = abortOnCancel(token, controller);
+        try {
+          const reply = await this.collect(
+            prompt,
+            controller.signal,
+            (chars) => {
+              progress.report({ message: `${chars.toLocaleString('en')} characters received` });
+            },
+            onDelta,
+          );
+          return controller.signal.aborted ? undefined : reply;
+        } catch (error) {
+          if (!controller.signal.aborted && !isAbortError(error)) {
+            this.services.log.warn(`${title} failed: ${String(error)}`);
+            void showServiceError(error, retry);
+          }
+          return undefined;
+        } finally {
+          link.dispose();
+          this.slot.release(controller);
+        }
+      },
+    );
+  }
+
+  private async collect(
+    prompt: string,
+    signal: AbortSignal,
+    onChars: (chars: number) => void,
+    onDelta: ReplyListener | undefined,
+  ): Promise<string> {
+    const request = { model: this.services.settings.chatModel, messages: [{ role: 'user' as const, content: prompt }] };
+    if (!this.services.settings.chatStream) {
+      const reply = await this.services.alpha.complete(request, signal);
+      await onDelta?.(reply);
+      return reply;
+    }
+    let reply = '';
+    for await (const delta of this.services.alpha.stream(request, signal)) {
+      reply += delta;
+      onChars(reply.length);
+      await onDelta?.(reply);
+      if (signal.aborted) {
+        break;
+      }
+    }
+    return reply;
+  }
+
+  dispose(): void {
+    this.slot.dispose();
+  }
+}
