@@ -1,0 +1,123 @@
+import * as vscode from 'vscode';
+import type { ChatMessage } from '../../core/alphaClient';
+import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
+import { ServiceError, describeError, isAbortError } from '../../core/errors';
+import { abortOnCancel } from '../../host/disposables';
+import { ACTION_LABELS } from '../../host/errorActions';
+import type { Services } from '../../host/services';
+import { resolveTarget, type AssistTarget } from '../assist/editorTarget';
+import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
+import { historyMessages } from './chatHistory';
+
+/** The `@alpha` participant's id (as in package.json's `chatParticipants`). */
+export const ALPHA_PARTICIPANT_ID = 'alpha-axo.alpha';
+
+const TASKS: Record<string, AssistTask> = { explain: 'explain', fix: 'fix', doc: 'document', tests: 'tests' };
+
+const NEEDS_CODE =
+  'Select code in an editor (or attach it with `#selection` or `#file`), then ask again, for example ' +
+  '`@alpha /explain what could go wrong here?`';
+
+/**
+ * `@alpha`: a conversation with ALPHA, streamed into the chat, with `/explain`, `/fix`, `/doc` and `/tests` on the
+ * selection (or an attached `#selection`/`#file`). Earlier turns of this participant go along as history, with the
+ * code each of them carried.
+ */
+export class AlphaParticipant {
+  constructor(private readonly services: Services) {}
+
+  /** The chat request handler. */
+  readonly handle = async (
+    request: ChatRequest,
+    context: ChatContext,
+    stream: ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<ChatResult> => {
+    const controller = new AbortController();
+    const link = abortOnCancel(token, controller);
+    try {
+      const prompt = await this.promptFor(request, token);
+      if (prompt === undefined) {
+        stream.markdown(NEEDS_CODE);
+        return { metadata: { command: request.command } };
+      }
+      if (token.isCancellationRequested) {
+        return {};
+      }
+      const messages: ChatMessage[] = [...historyMessages(context.history), { role: 'user', content: prompt }];
+      stream.progress('Asking ALPHA…');
+      const model = this.services.settings.chatModel;
+      for await (const delta of this.services.alpha.stream({ model, messages }, controller.signal)) {
+        if (token.isCancellationRequested) {
+          break;
+        }
+        stream.markdown(delta);
+      }
+      return { metadata: { command: request.command, sentPrompt: prompt } };
+    } catch (error) {
+      return failure(error, stream, token);
+    } finally {
+      link.dispose();
+    }
+  };
+
+  /** The message to send: the task prompt on the code for a slash command, else the user's words (with references). */
+  private async promptFor(request: ChatRequest, token: vscode.CancellationToken): Promise<string | undefined> {
+    const task = request.command ? TASKS[request.command] : undefined;
+    const target = await this.codeTarget(request, task ?? 'explain', token);
+    if (!task) {
+      return target ? buildCodeQuestionPrompt(target.context, request.prompt) : request.prompt;
+    }
+    if (!target) {
+      return task === 'explain' && request.prompt.trim() ? request.prompt : undefined;
+    }
+    return buildAssistPrompt(task, target.context, { instruction: request.prompt });
+  }
+
+  /**
+   * The code a request is about: an attached location or file reference, else (slash commands only) the active
+   * editor's selection or enclosing function.
+   */
+  private async codeTarget(
+    request: ChatRequest,
+    task: AssistTask,
+    token: vscode.CancellationToken,
+  ): Promise<AssistTarget | undefined> {
+    for (const ref of request.references) {
+      const value = ref.value;
+      if (value instanceof vscode.Location) {
+        const document = await vscode.workspace.openTextDocument(value.uri);
+        return resolveTarget(document, task, value.range, token);
+      }
+      if (value instanceof vscode.Uri) {
+        const document = await vscode.workspace.openTextDocument(value);
+        const all = new vscode.Range(0, 0, document.lineCount - 1, document.lineAt(document.lineCount - 1).text.length);
+        return resolveTarget(document, task, all, token);
+      }
+    }
+    const editor = vscode.window.activeTextEditor;
+    if (!request.command || !editor) {
+      return undefined;
+    }
+    return resolveTarget(editor.document, task, editor.selection, token);
+  }
+}
+
+/** Ends a failed turn: quiet on cancel, the cut-off notice, or the error with its fitting button. */
+export function failure(error: unknown, stream: ChatResponseStream, token: vscode.CancellationToken): ChatResult {
+  if (token.isCancellationRequested || isAbortError(error)) {
+    return {};
+  }
+  if (error instanceof ServiceError && error.kind === 'cut') {
+    return { errorDetails: { message: 'The reply was cut off.', responseIsIncomplete: true } };
+  }
+  if (error instanceof ServiceError) {
+    if (error.action === 'setChatKey' || error.action === 'setEncyclopediaKey') {
+      const command = error.action === 'setChatKey' ? 'alpha.setApiKey' : 'axo.setApiKey';
+      stream.button({ command, title: ACTION_LABELS[error.action] });
+    } else if (error.action === 'openSettings') {
+      stream.button({ command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['alphaAxo'] });
+    }
+  }
+  return { errorDetails: { message: describeError(error) } };
+}
