@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import { AlphaClient } from './core/alphaClient';
 import { AxoClient } from './core/axoClient';
 import { HttpClient } from './core/http';
+import { registerAssist } from './features/assist/registerAssist';
 import { registerChat } from './features/chat/registerChat';
 import { registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
 import { registerKeys } from './features/keys/registerKeys';
+import { registerNativeChat } from './features/nativeChat/registerNativeChat';
 import { StatusBar } from './features/status/statusBar';
 import { HostLogger } from './host/logger';
 import { SecretStore } from './host/secretStore';
@@ -36,9 +38,15 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
 
   registerKeys(services);
-  registerChat(services);
+  const chat = registerChat(services);
   registerEncyclopedia(services);
-  context.subscriptions.push(new StatusBar(services));
+  registerAssist(services);
+  registerNativeChat(services);
+  const statusBar = new StatusBar(services);
+  context.subscriptions.push(
+    statusBar,
+    chat.onDidChangeStreaming((streaming) => statusBar.setStreaming(streaming)),
+  );
 
   // Nothing is returned: exports would hand the key store to every other extension.
   log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms.`);

@@ -35,6 +35,9 @@ export class ChatController extends DisposableOwner {
   private nextRequestId = 1;
   private readonly loaded: Promise<void>;
   private hasSelection = false;
+  private readonly streamingEmitter = this._register(new vscode.EventEmitter<boolean>());
+  /** Fires true when a reply starts streaming and false when it has ended (the status bar listens). */
+  readonly onDidChangeStreaming = this.streamingEmitter.event;
 
   constructor(
     private readonly services: Services,
@@ -240,6 +243,7 @@ export class ChatController extends DisposableOwner {
     const done = new Promise<void>((resolve) => (finish = resolve));
     const running: Running = { requestId, messageId: reply.id, controller, done };
     this.running = running;
+    this.streamingEmitter.fire(true);
     try {
       if (mode === 'append') {
         const conversations = (await this.session.list()).map(summaryView);
@@ -294,6 +298,9 @@ export class ChatController extends DisposableOwner {
     this.slot.release(controller);
     if (this.running === running) {
       this.running = undefined;
+      if (!this.isDisposed) {
+        this.streamingEmitter.fire(false);
+      }
     }
     if (this.isDisposed) {
       return;

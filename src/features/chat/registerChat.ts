@@ -18,7 +18,7 @@ const CONVERSATIONS_DIR = 'conversations';
  * and the commands `alpha.chat.open`, `.openInEditor`, `.new`, `.ask`, `.addSelection`, `.export` and `.stop`.
  * Does no I/O now: the current conversation is read when a chat page first asks for it.
  */
-export function registerChat(services: Services): void {
+export function registerChat(services: Services): { onDidChangeStreaming: vscode.Event<boolean> } {
   const { context, log, settings, http } = services;
   const store = new ConversationStore(path.join(context.globalStorageUri.fsPath, CONVERSATIONS_DIR), log);
   const session = new ChatSession(store, context.workspaceState, log);
@@ -35,7 +35,8 @@ export function registerChat(services: Services): void {
   };
   const ask = async (args?: unknown) => {
     const { prompt, context: given } = parseAskArgs(args);
-    const extra = [given && contextFromArgs(given), selectionContext(actions.targetEditor())].filter((c) => !!c);
+    // Context given by the caller (an assistance command) replaces the selection, which it usually is.
+    const extra = [given ? contextFromArgs(given) : selectionContext(actions.targetEditor())].filter((c) => !!c);
     await reveal();
     controller.addContext(extra);
     const text = prompt ?? (await promptForQuestion(session.pending));
@@ -79,4 +80,5 @@ export function registerChat(services: Services): void {
     vscode.window.onDidChangeTextEditorSelection(() => controller.onSelectionChanged()),
     vscode.window.onDidChangeActiveTextEditor(() => controller.onSelectionChanged()),
   );
+  return { onDidChangeStreaming: controller.onDidChangeStreaming };
 }

@@ -28,7 +28,8 @@ export function decorateCodeBlocks(
     if (final) {
       highlightInto(code, text, language);
     }
-    const source = (): string => code.textContent ?? '';
+    // The renderer ends every block with a newline; the code itself does not have it.
+    const source = (): string => (code.textContent ?? '').replace(/\n$/, '');
     const apply = (action: 'insert' | 'replace' | 'open') => () =>
       post({ type: 'code/apply', action, code: source(), language });
     const toolbar = h(
