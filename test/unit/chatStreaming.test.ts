@@ -83,6 +83,27 @@ describe('chat core: running a reply', () => {
     assert.equal(r.error, undefined);
   });
 
+  it('a reply marked interrupted while the window closes stays interrupted when the abort lands', async () => {
+    const r = reply();
+    const controller = new AbortController();
+    const outcome = await runReply({
+      source: source(['one ', 'two'], 'hang'),
+      request,
+      stream: true,
+      reply: r,
+      signal: controller.signal,
+      onDelta: (t) => {
+        if (t === 'two') {
+          r.status = 'interrupted';
+          controller.abort();
+        }
+      },
+    });
+    assert.deepEqual(outcome, { status: 'stopped' });
+    assert.equal(r.status, 'interrupted');
+    assert.equal(r.content, 'one two');
+  });
+
   it('a cut stream keeps its text and records the error with its action', async () => {
     const r = reply();
     const cut = new ServiceError('cut', 'The reply was cut off: the connection closed.', { keyKind: 'chat' });

@@ -55,18 +55,28 @@ export async function runReply(options: RunReplyOptions): Promise<ReplyOutcome> 
     if (!signal.aborted && !reply.content) {
       throw new ServiceError('badResponse', 'The service sent an empty reply.', { keyKind: 'chat' });
     }
-    reply.status = signal.aborted ? 'stopped' : 'done';
-    return { status: reply.status };
+    return { status: settle(reply, signal.aborted ? 'stopped' : 'done') };
   } catch (error) {
     if (signal.aborted || isAbortError(error)) {
-      reply.status = 'stopped';
-      return { status: 'stopped' };
+      return { status: settle(reply, 'stopped') };
     }
     const stored = storedError(error, now());
     reply.status = 'error';
     reply.error = stored;
     return { status: 'error', error: stored };
   }
+}
+
+/**
+ * Ends a reply that is still `streaming` with `status`. A reply whose status was settled elsewhere while the stream
+ * wound down (marked `interrupted` because the window is closing) keeps it; the outcome then says `stopped`.
+ */
+function settle(reply: StoredMessage, status: 'done' | 'stopped'): 'done' | 'stopped' {
+  if (reply.status === 'streaming') {
+    reply.status = status;
+    return status;
+  }
+  return 'stopped';
 }
 
 /** An error as kept with a reply: the ServiceError's plain data, or a readable sentence for anything else. */

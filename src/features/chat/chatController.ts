@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import { estimateMessagesTokens, estimateTokens, fitToBudget, formatTokens } from '../../core/chat/contextBudget';
-import { newId, titleFor, type ContextItem, type StoredMessage } from '../../core/chat/conversation';
+import {
+  INTERRUPTED_NOTICE,
+  newId,
+  titleFor,
+  type ContextItem,
+  type StoredMessage,
+} from '../../core/chat/conversation';
 import { contextTokensOf, modelLabel } from '../../core/chat/modelLineup';
 import { requestMessages } from '../../core/chat/promptMessages';
 import { runReply, storedError } from '../../core/chat/replyRunner';
@@ -348,8 +354,14 @@ export class ChatController extends DisposableOwner {
 
   /** The extension is going away mid-reply: keep what arrived (it comes back marked interrupted). */
   private saveOnExit(): void {
-    if (this.running) {
-      this.running.controller.abort();
+    const running = this.running;
+    if (running) {
+      const reply = this.session.conversation.messages.find((m) => m.id === running.messageId);
+      if (reply?.status === 'streaming') {
+        reply.status = 'interrupted';
+        reply.notice = INTERRUPTED_NOTICE;
+      }
+      running.controller.abort();
       this.session.saveSync();
     }
   }
