@@ -1,0 +1,215 @@
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { chatReply } from '../../fakeService/chatContent';
+import { startFakeService, type FakeService } from '../../fakeService/fakeService';
+import { vsixPath } from '../harness/paths';
+import { useWorkbench } from '../harness/session';
+import { chatFrame, poll } from '../harness/workbench';
+import {
+  openChat,
+  prompts,
+  reloadWindow,
+  replies,
+  sendPrompt,
+  storedConversation,
+  waitForReplyEnd,
+  waitForReplyText,
+} from './chatHelpers';
+
+describe('ALPHA chat in the packaged extension', function () {
+  this.timeout(120_000);
+  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
+  let fake: FakeService | undefined;
+
+  before(async () => {
+    fake = await startFakeService({ chatKey });
+  });
+  after(async () => {
+    await fake?.close();
+  });
+  const session = useWorkbench('chat', () => ({
+    vsix: vsixPath,
+    baseUrl: service().url,
+    env: { ALPHA_API_KEY: chatKey },
+    settings: { 'alphaAxo.requestTimeoutSeconds': 10, 'workbench.colorTheme': 'Default Dark Modern' },
+    workspaceFiles: { 'scratch.ts': '// scratch\n' },
+  }));
+
+  function service(): FakeService {
+    assert.ok(fake, 'the fake service did not start');
+    return fake;
+  }
+
+  it('streams a reply that grows before it completes and ends byte-exact (accents, emoji)', async () => {
+    const frame = await openChat(session.page);
+    const prompt = 'Tell me about cafés 🚀 #fault:slow';
+    await sendPrompt(frame, prompt);
+    await prompts(frame).last().waitFor();
+    const stop = frame.getByRole('button', { name: 'Stop generating' });
+    await stop.waitFor({ state: 'visible', timeout: 10_000 });
+    const early = await waitForReplyText(frame, 5);
+    const later = await waitForReplyText(frame, early.length + 20);
+    assert.ok(later.length > early.length, 'the reply grows');
+    assert.ok(await stop.isVisible(), 'still streaming while it grows');
+    await waitForReplyEnd(frame, 60_000);
+    const expected = chatReply([{ role: 'user', content: prompt }]);
+    const text = await replies(frame).last().locator('.content').innerText();
+    for (const piece of ['crème brûlée', 'Ærøskøbing', '🚀', '👍🏽', '👨‍👩‍👧', '東京', 'Messages received: 1.']) {
+      assert.ok(text.includes(piece), `the rendered reply shows ${piece}`);
+    }
+    await poll(
+      async () => storedConversation(session.server.userDataDir, prompt)?.messages.at(-1)?.status === 'done',
+      10_000,
+      'the finished reply was not saved',
+    );
+    const stored = storedConversation(session.server.userDataDir, prompt);
+    assert.equal(stored?.messages.at(-1)?.content, expected, 'the stored reply is byte-exact');
+  });
+
+  it('Stop generating aborts the request (the service sees it) and keeps the partial text', async () => {
+    const frame = await chatFrame(session.page);
+    const before = service().requests.length;
+    await sendPrompt(frame, 'Write at length #long:20000 #fault:slow');
+    const partial = await waitForReplyText(frame, 30);
+    await frame.getByRole('button', { name: 'Stop generating' }).click();
+    await waitForReplyEnd(frame, 10_000);
+    const request = service()
+      .requests.slice(before)
+      .find((r) => r.path === '/v1/alpha');
+    assert.ok(request, 'the prompt reached the service');
+    await poll(async () => request.aborted, 10_000, 'the service did not see the request aborted');
+    const last = replies(frame).last();
+    await last.getByText('Stopped.').waitFor({ timeout: 5_000 });
+    const kept = await last.locator('.content').innerText();
+    assert.ok(kept.length >= partial.length && kept.startsWith(partial.slice(0, 20)), 'the partial text stays');
+    assert.ok(kept.length < 20_000, 'the reply did not complete');
+  });
+
+  it('Regenerate writes the last reply again, replacing it', async () => {
+    const frame = await chatFrame(session.page);
+    const count = await replies(frame).count();
+    const before = service().requests.length;
+    await frame.getByRole('button', { name: 'Regenerate' }).click();
+    await frame.getByRole('button', { name: 'Stop generating' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.getByRole('button', { name: 'Stop generating' }).click();
+    await waitForReplyEnd(frame);
+    assert.equal(await replies(frame).count(), count, 'the reply was replaced, not added');
+    assert.equal(
+      service()
+        .requests.slice(before)
+        .filter((r) => r.path === '/v1/alpha').length,
+      1,
+    );
+  });
+
+  it('a reload mid-stream brings the chat back with the partial reply, marked interrupted', async () => {
+    let frame = await chatFrame(session.page);
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await frame.getByRole('region', { name: 'Welcome' }).waitFor({ timeout: 10_000 });
+    await sendPrompt(frame, 'Reload during this #long:20000 #fault:slow');
+    const partial = await waitForReplyText(frame, 40);
+    await session.page.waitForTimeout(1_200); // the reply is saved at most every 500 ms while it streams
+    await reloadWindow(session.page);
+    frame = await chatFrame(session.page, 60_000);
+    const last = replies(frame).last();
+    await last.getByText(/Interrupted/).waitFor({ timeout: 20_000 });
+    const restored = await last.locator('.content').innerText();
+    assert.ok(restored.length >= Math.min(partial.length, 40), `restored ${restored.length} chars`);
+    assert.match(await prompts(frame).last().innerText(), /Reload during this/);
+    assert.ok(
+      await frame.getByRole('button', { name: 'Regenerate' }).isVisible(),
+      'an interrupted reply can be regenerated',
+    );
+  });
+
+  it('a reload after a completed reply restores the whole conversation', async () => {
+    let frame = await chatFrame(session.page);
+    await sendPrompt(frame, 'And now a complete one');
+    await waitForReplyEnd(frame, 30_000);
+    await replies(frame).last().getByText('Messages received').waitFor();
+    const count = await frame.getByRole('article').count();
+    await session.page.waitForTimeout(300);
+    await reloadWindow(session.page);
+    frame = await chatFrame(session.page, 60_000);
+    await replies(frame).last().getByText('Messages received').waitFor({ timeout: 20_000 });
+    assert.equal(await frame.getByRole('article').count(), count);
+    assert.match(await prompts(frame).last().innerText(), /And now a complete one/);
+  });
+
+  async function failWith(fault: string): Promise<import('playwright-core').Locator> {
+    const frame = await chatFrame(session.page);
+    await sendPrompt(frame, `Please fail #fault:${fault}`);
+    await waitForReplyEnd(frame, 30_000);
+    const last = replies(frame).last();
+    await last.getByRole('alert').waitFor({ timeout: 10_000 });
+    return last;
+  }
+
+  it('a cut stream keeps its text, says it was cut off and offers Retry', async () => {
+    const last = await failWith('cut');
+    assert.match(await last.getByRole('alert').innerText(), /The reply was cut off/);
+    assert.ok((await last.locator('.content').innerText()).length > 0, 'the text that arrived stays');
+    await last.getByRole('button', { name: 'Retry' }).waitFor();
+  });
+
+  it('a 401 names the chat key and offers "Set Chat API Key"', async () => {
+    const last = await failWith('401');
+    assert.match(await last.getByRole('alert').innerText(), /chat API key/);
+    await last.getByRole('button', { name: 'Set Chat API Key' }).waitFor();
+  });
+
+  it('a 429 says so and offers Retry after a countdown from Retry-After', async () => {
+    const last = await failWith('429');
+    assert.match(await last.getByRole('alert').innerText(), /rate limit/i);
+    const waiting = last.getByRole('button', { name: /Retry in \d s/ });
+    await waiting.waitFor({ timeout: 2_000 });
+    assert.equal(await waiting.isDisabled(), true);
+    const ready = last.getByRole('button', { name: 'Retry', exact: true });
+    await poll(async () => (await ready.count()) === 1 && (await ready.isEnabled()), 5_000, 'Retry was not enabled');
+  });
+
+  it('a 500 with an HTML body shows a readable sentence (no HTML) and Retry', async () => {
+    const last = await failWith('500:html');
+    const text = await last.getByRole('alert').innerText();
+    assert.match(text, /500/);
+    assert.doesNotMatch(text, /<html|<!DOCTYPE|<body/i);
+    await last.getByRole('button', { name: 'Retry' }).waitFor();
+  });
+
+  it('hostile output executes nothing and loads nothing', async () => {
+    const page = session.page;
+    const remote: string[] = [];
+    const dialogs: string[] = [];
+    const onRequest = (r: import('playwright-core').Request) => {
+      if (/example\.com/.test(r.url())) {
+        remote.push(r.url());
+      }
+    };
+    const onDialog = (d: import('playwright-core').Dialog) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    };
+    page.on('request', onRequest);
+    page.on('dialog', onDialog);
+    try {
+      const frame = await chatFrame(page);
+      await sendPrompt(frame, 'Show me something nasty #hostile');
+      await waitForReplyEnd(frame);
+      const last = replies(frame).last();
+      await last.getByText('Hostile markdown').waitFor();
+      assert.equal(await last.locator('script, img, iframe, object, embed, form').count(), 0);
+      assert.deepEqual(await last.locator('.content a').allInnerTexts(), ['safe link']);
+      assert.equal(await last.locator('.content a').getAttribute('href'), 'https://example.com/docs');
+      await last.locator('.inert-link', { hasText: 'click' }).click();
+      await last.locator('.inert-link', { hasText: 'cmd' }).click();
+      await last.getByRole('button', { name: /Load image: remote/ }).waitFor();
+      assert.match(await last.locator('.content').innerText(), /<script>alert\(1\)<\/script>/);
+      await page.waitForTimeout(1_000);
+      assert.deepEqual(remote, [], 'nothing was loaded from the network');
+      assert.deepEqual(dialogs, [], 'no script ran');
+    } finally {
+      page.off('request', onRequest);
+      page.off('dialog', onDialog);
+    }
+  });
+});

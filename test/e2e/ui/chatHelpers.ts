@@ -1,0 +1,113 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { chatFrame, poll, runCommand } from '../harness/workbench';
+
+/** The chat webview after opening it from the palette (it is found by its "Message ALPHA" textbox). */
+export async function openChat(page: Page): Promise<FrameLocator> {
+  await runCommand(page, 'ALPHA: Open Chat');
+  const frame = await chatFrame(page);
+  await frame.getByRole('log').waitFor({ state: 'attached', timeout: 15_000 });
+  return frame;
+}
+
+/**
+ * Types a prompt into "Message ALPHA", presses Enter and waits until the prompt shows in the log (the reply's article
+ * and "Stop generating" appear with it), so what follows reads the new reply, not the one before.
+ */
+export async function sendPrompt(frame: FrameLocator, text: string): Promise<void> {
+  const input = frame.getByRole('textbox', { name: 'Message ALPHA' });
+  const before = await prompts(frame).count();
+  await input.fill(text);
+  await input.press('Enter');
+  await poll(async () => (await prompts(frame).count()) > before, 15_000, `the prompt "${text}" did not appear`);
+}
+
+/** The reply articles ("ALPHA"), in order. */
+export function replies(frame: FrameLocator): Locator {
+  return frame.getByRole('log').getByRole('article', { name: 'ALPHA', exact: true });
+}
+
+/** The prompt articles ("You"), in order. */
+export function prompts(frame: FrameLocator): Locator {
+  return frame.getByRole('log').getByRole('article', { name: 'You', exact: true });
+}
+
+/** Waits until no reply is being written (the Send button is back). */
+export async function waitForReplyEnd(frame: FrameLocator, timeoutMs = 30_000): Promise<void> {
+  await frame.getByRole('button', { name: 'Stop generating' }).waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/** Waits until the last reply has at least `chars` characters of text, and returns its text. */
+export async function waitForReplyText(frame: FrameLocator, chars: number, timeoutMs = 20_000): Promise<string> {
+  const body = replies(frame).last().locator('.content');
+  let text = '';
+  await poll(
+    async () => {
+      text = (await body.innerText().catch(() => '')) ?? '';
+      return text.length >= chars;
+    },
+    timeoutMs,
+    `the reply did not reach ${chars} characters (it has ${text.length})`,
+  );
+  return text;
+}
+
+/** The conversation files the extension wrote under the run's user data (global storage). */
+export function conversationFiles(userDataDir: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if (
+        path.basename(dir) === 'conversations' &&
+        entry.name.endsWith('.json') &&
+        entry.name !== 'index.json'
+      ) {
+        found.push(full);
+      }
+    }
+  };
+  walk(userDataDir);
+  return found;
+}
+
+/** A stored conversation message, as the test reads it back. */
+export interface StoredMessageShape {
+  role: string;
+  content: string;
+  status?: string;
+}
+
+/** The stored conversation whose messages include a prompt containing `marker`. */
+export function storedConversation(
+  userDataDir: string,
+  marker: string,
+): { messages: StoredMessageShape[] } | undefined {
+  for (const file of conversationFiles(userDataDir)) {
+    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as { messages: StoredMessageShape[] };
+    if (value.messages.some((m) => m.role === 'user' && m.content.includes(marker))) {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/** Rewrites one user setting in the run's settings.json (VS Code applies it without a reload). */
+export function setUserSetting(userDataDir: string, key: string, value: unknown): void {
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  settings[key] = value;
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/** Reloads the window through the palette and waits for the workbench. */
+export async function reloadWindow(page: Page): Promise<void> {
+  // Focus the editor area first: the palette helper presses Escape, which in the chat stops a streaming reply.
+  await page.locator('.part.editor').click({ position: { x: 40, y: 40 } });
+  await runCommand(page, 'Developer: Reload Window');
+  await page.waitForLoadState('domcontentloaded');
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+}
