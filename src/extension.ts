@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AlphaClient } from './core/alphaClient';
 import { AxoClient } from './core/axoClient';
 import { HttpClient } from './core/http';
+import { l10n } from './core/l10n';
 import { registerAssist } from './features/assist/registerAssist';
 import { registerChat } from './features/chat/registerChat';
 import { registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
@@ -16,6 +17,8 @@ import { Settings } from './host/settings';
 /** Composition root: builds the services once and hands them to each feature. Does no network work. */
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
+  // The core writes its messages in English through its own l10n.t; they come out in the user's language.
+  l10n.use((message, args) => vscode.l10n.t(message, ...args));
   const log = new HostLogger();
   const secrets = new SecretStore(context.secrets);
   const settings = new Settings();

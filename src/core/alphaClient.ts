@@ -3,6 +3,7 @@ import { errorFromTransport } from './httpErrors';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
+import { l10n } from './l10n';
 
 /** One message of a conversation as the service takes it. */
 export interface ChatMessage {
@@ -53,7 +54,8 @@ export class AlphaClient {
       }
       const mapped = errorFromTransport(error, url, this.timeoutMs(), 'chat');
       if (mapped.kind === 'network') {
-        throw new ServiceError('cut', 'The reply was cut off: the connection closed before the reply was complete.', {
+        const message = l10n.t('The reply was cut off: the connection closed before the reply was complete.');
+        throw new ServiceError('cut', message, {
           cause: error,
           keyKind: 'chat',
         });
@@ -75,7 +77,7 @@ export class AlphaClient {
 
   private async post(request: ChatRequest, stream: boolean, signal?: AbortSignal) {
     if (request.messages.length === 0 || request.messages.every((m) => !m.content.trim())) {
-      throw new ServiceError('badRequest', 'Type a message first: it is empty.');
+      throw new ServiceError('badRequest', l10n.t('Type a message first: it is empty.'));
     }
     const url = urlFor(this.ctx, 'v1/alpha');
     const key = await requireKey(this.ctx, 'chat');

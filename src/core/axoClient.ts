@@ -8,6 +8,7 @@ import {
   type SearchResult,
 } from './normalize';
 import { readJson, requireKey, requireText, urlFor, type ServiceContext } from './serviceContext';
+import { l10n } from './l10n';
 
 /** How idempotent GETs are retried. */
 export interface RetryPolicy {
@@ -36,21 +37,21 @@ export class AxoClient {
 
   /** `GET /v1/axo/ask?model=&q=`. */
   async ask(query: string, model: string, signal?: AbortSignal): Promise<Answer> {
-    const q = requireText(query, 'a question');
-    const m = requireText(model, 'an encyclopedia model');
+    const q = requireText(query, l10n.t('Type a question first: it is empty.'));
+    const m = requireText(model, l10n.t('Type an encyclopedia model first: it is empty.'));
     const body = await this.get('v1/axo/ask', { model: m, q }, signal);
     return normalizeAnswer(body, q, m);
   }
 
   /** `GET /v1/axo/search?q=`. */
   async search(query: string, signal?: AbortSignal): Promise<SearchResult[]> {
-    const q = requireText(query, 'search terms');
+    const q = requireText(query, l10n.t('Type search terms first: it is empty.'));
     return normalizeSearch(await this.get('v1/axo/search', { q }, signal));
   }
 
   /** `GET /v1/axo/article?title=&facts=1`. */
   async article(title: string, signal?: AbortSignal): Promise<Article> {
-    const t = requireText(title, 'an article title');
+    const t = requireText(title, l10n.t('Type an article title first: it is empty.'));
     return normalizeArticle(await this.get('v1/axo/article', { title: t, facts: '1' }, signal), t);
   }
 
@@ -98,7 +99,7 @@ export class AxoClient {
 /** Waits, or rejects with an abort error as soon as the signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const abortError = () => new ServiceError('aborted', 'The request was cancelled.');
+    const abortError = () => new ServiceError('aborted', l10n.t('The request was cancelled.'));
     if (signal?.aborted) {
       reject(abortError());
       return;

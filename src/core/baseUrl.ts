@@ -1,4 +1,5 @@
 import { ServiceError } from './errors';
+import { l10n } from './l10n';
 
 /**
  * Parses the user's `alphaAxo.baseUrl` into the service root (the URL that `/v1/...` is appended to).
@@ -9,23 +10,33 @@ export function parseBaseUrl(raw: string | undefined): URL {
   if (!text) {
     throw new ServiceError(
       'config',
-      'No service URL is set. Set "alphaAxo.baseUrl" to the service\'s base URL (for example https://api.example.com).',
+      l10n.t(
+        'No service URL is set. Set "alphaAxo.baseUrl" to the service\'s base URL (for example {0}).',
+        'https://api.example.com',
+      ),
     );
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ServiceError('config', `The service URL "${text}" in "alphaAxo.baseUrl" is not a valid URL.`);
+    throw new ServiceError('config', l10n.t('The service URL "{0}" in "alphaAxo.baseUrl" is not a valid URL.', text));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ServiceError(
       'config',
-      `The service URL "${text}" in "alphaAxo.baseUrl" must start with http:// or https://, not ${url.protocol}//.`,
+      l10n.t(
+        'The service URL "{0}" in "alphaAxo.baseUrl" must start with http:// or https://, not {1}//.',
+        text,
+        url.protocol,
+      ),
     );
   }
   if (url.username || url.password) {
-    throw new ServiceError('config', 'The service URL in "alphaAxo.baseUrl" must not contain a user name or password.');
+    throw new ServiceError(
+      'config',
+      l10n.t('The service URL in "alphaAxo.baseUrl" must not contain a user name or password.'),
+    );
   }
   url.search = '';
   url.hash = '';

@@ -1,3 +1,5 @@
+import { l10n } from './l10n';
+
 /** Which of the two key kinds a request uses. */
 export type KeyKind = 'chat' | 'encyclopedia';
 
@@ -107,7 +109,7 @@ function actionFor(kind: ErrorKind, keyKind: KeyKind | undefined): ErrorAction {
 
 /** The human name of a key kind, as used in every message. */
 export function keyLabel(kind: KeyKind): string {
-  return kind === 'chat' ? 'chat API key' : 'encyclopedia API key';
+  return kind === 'chat' ? l10n.t('chat API key') : l10n.t('encyclopedia API key');
 }
 
 /** True for an AbortError from fetch/undici/our own signals. */

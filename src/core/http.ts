@@ -4,6 +4,7 @@ import { ServiceError, isAbortError, type KeyKind } from './errors';
 import { errorFromResponse, errorFromTransport } from './httpErrors';
 import type { Logger } from './logger';
 import { proxyFor, type ProxySettings } from './proxy';
+import { l10n } from './l10n';
 
 /** Network settings, read fresh for every request. */
 export interface HttpSettings {
@@ -73,7 +74,7 @@ export class HttpClient {
       }
       discard(res.body);
       if (hop >= MAX_REDIRECTS) {
-        throw new ServiceError('badResponse', `The service redirected more than ${MAX_REDIRECTS} times.`, {
+        throw new ServiceError('badResponse', l10n.t('The service redirected more than {0} times.', MAX_REDIRECTS), {
           status: res.statusCode,
           keyKind: req.keyKind,
         });
@@ -115,7 +116,7 @@ export class HttpClient {
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
         discard(res.body);
-        throw new ServiceError('badResponse', `${current.host} answered ${res.statusCode}.`, {
+        throw new ServiceError('badResponse', l10n.t('{0} answered {1}.', current.host, res.statusCode), {
           status: res.statusCode,
         });
       }
@@ -125,13 +126,16 @@ export class HttpClient {
         size += chunk.byteLength;
         if (size > options.maxBytes) {
           discard(res.body);
-          throw new ServiceError('tooLarge', `It is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB.`);
+          throw new ServiceError(
+            'tooLarge',
+            l10n.t('It is larger than {0} MB.', Math.round(options.maxBytes / 1024 / 1024)),
+          );
         }
         chunks.push(chunk as Buffer);
       }
       return { contentType: headerOf(res.headers, 'content-type') ?? '', bytes: Buffer.concat(chunks) };
     }
-    throw new ServiceError('badResponse', `${url.host} redirected more than ${MAX_REDIRECTS} times.`);
+    throw new ServiceError('badResponse', l10n.t('{0} redirected more than {1} times.', url.host, MAX_REDIRECTS));
   }
 
   /** Closes every connection pool. */
@@ -171,7 +175,7 @@ export class HttpClient {
       // undici reports some failures (a proxy refusing the tunnel) as aborts too: only our signal means cancelled.
       if (req.signal?.aborted) {
         this.log.info(`${what} cancelled after ${Date.now() - started} ms`);
-        throw new ServiceError('aborted', 'The request was cancelled.', { cause: error, keyKind: req.keyKind });
+        throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error, keyKind: req.keyKind });
       }
       const mapped = errorFromTransport(error, hop.url, settings.timeoutMs, req.keyKind);
       this.log.warn(`${what} failed after ${Date.now() - started} ms: ${mapped.message}`);
@@ -232,7 +236,7 @@ function wrapResponse(
         return await readText(res.body, MAX_TEXT_BYTES);
       } catch (error) {
         if (isAbortError(error) || signal?.aborted) {
-          throw new ServiceError('aborted', 'The request was cancelled.', { cause: error });
+          throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error });
         }
         throw error;
       }
@@ -256,7 +260,7 @@ async function readText(body: AsyncIterable<Uint8Array>, limit: number): Promise
   for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > limit) {
-      throw new ServiceError('badResponse', `The service sent more than ${Math.round(limit / 1024)} KB.`);
+      throw new ServiceError('badResponse', l10n.t('The service sent more than {0} KB.', Math.round(limit / 1024)));
     }
     text += decoder.decode(chunk, { stream: true });
   }

@@ -1,4 +1,5 @@
 import { ServiceError, keyLabel, type KeyKind } from './errors';
+import { l10n } from './l10n';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -26,41 +27,53 @@ export function errorFromResponse(
 ): ServiceError {
   const detail = messageFromBody(body, headers['content-type']);
   const code = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
-  const said = detail ? ` The service said: "${detail}".` : '';
+  const said = detail ? l10n.t('The service said: "{0}".', detail) : '';
   const opts = { status, keyKind, detail };
   const key = keyLabel(keyKind);
   if (status === 401) {
-    return new ServiceError('badKey', `The service rejected your ${key} (${code}).${said}`, opts);
+    return new ServiceError('badKey', sentences(l10n.t('The service rejected your {0} ({1}).', key, code), said), opts);
   }
   if (status === 403) {
-    return new ServiceError('forbidden', `Your ${key} is not allowed to do this (${code}).${said}`, opts);
+    const sentence = l10n.t('Your {0} is not allowed to do this ({1}).', key, code);
+    return new ServiceError('forbidden', sentences(sentence, said), opts);
   }
   if (status === 404) {
     return new ServiceError(
       'notFound',
-      `Not found (${code}).${said} Check the model name and "alphaAxo.baseUrl".`,
+      sentences(l10n.t('Not found ({0}).', code), said, l10n.t('Check the model name and "alphaAxo.baseUrl".')),
       opts,
     );
   }
   if (status === 413) {
-    return new ServiceError('tooLarge', `The request is too large for the service (${code}).${said}`, opts);
+    const sentence = l10n.t('The request is too large for the service ({0}).', code);
+    return new ServiceError('tooLarge', sentences(sentence, said), opts);
   }
   if (status === 429) {
     const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
-    const when = retryAfterSeconds === undefined ? 'Try again in a moment.' : `Try again in ${retryAfterSeconds} s.`;
-    return new ServiceError('rateLimited', `The service is rate limiting requests (${code}).${said} ${when}`, {
+    const when =
+      retryAfterSeconds === undefined
+        ? l10n.t('Try again in a moment.')
+        : l10n.t('Try again in {0} s.', retryAfterSeconds);
+    const sentence = l10n.t('The service is rate limiting requests ({0}).', code);
+    return new ServiceError('rateLimited', sentences(sentence, said, when), {
       ...opts,
       retryAfterSeconds,
     });
   }
   if (status >= 500) {
     const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
-    return new ServiceError('server', `The service failed (${code}).${said} Try again later.`, {
+    const message = sentences(l10n.t('The service failed ({0}).', code), said, l10n.t('Try again later.'));
+    return new ServiceError('server', message, {
       ...opts,
       retryAfterSeconds,
     });
   }
-  return new ServiceError('badRequest', `The service refused the request (${code}).${said}`, opts);
+  return new ServiceError('badRequest', sentences(l10n.t('The service refused the request ({0}).', code), said), opts);
+}
+
+/** Joins sentences with one space, leaving out empty ones. */
+function sentences(...parts: string[]): string {
+  return parts.filter((part) => part !== '').join(' ');
 }
 
 /** Parses `Retry-After` (seconds or an HTTP date) into whole seconds, capped at one hour. */
@@ -167,8 +180,14 @@ export function errorFromTransport(error: unknown, url: URL, timeoutMs: number, 
   const where = url.host;
   const proxyStatus = /Proxy response \((\d{3})\)/.exec(messageOf(error))?.[1];
   if (proxyStatus) {
-    const why = proxyStatus === '407' ? ' (407: the proxy wants other credentials)' : ` (${proxyStatus})`;
-    return new ServiceError('network', `The proxy refused to connect to ${where}${why}. Check "http.proxy".`, {
+    const message =
+      proxyStatus === '407'
+        ? l10n.t(
+            'The proxy refused to connect to {0} (407: the proxy wants other credentials). Check "http.proxy".',
+            where,
+          )
+        : l10n.t('The proxy refused to connect to {0} ({1}). Check "http.proxy".', where, proxyStatus);
+    return new ServiceError('network', message, {
       cause: error,
       keyKind,
     });
@@ -178,28 +197,32 @@ export function errorFromTransport(error: unknown, url: URL, timeoutMs: number, 
   switch (code) {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ServiceError('network', `Cannot find the server ${url.hostname} (DNS lookup failed).`, opts);
+      return new ServiceError('network', l10n.t('Cannot find the server {0} (DNS lookup failed).', url.hostname), opts);
     case 'ECONNREFUSED':
       return new ServiceError(
         'network',
-        `The server at ${where} refused the connection. Is the service running?`,
+        l10n.t('The server at {0} refused the connection. Is the service running?', where),
         opts,
       );
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new ServiceError('timeout', `Could not connect to ${where} within ${seconds} s.`, opts);
+      return new ServiceError('timeout', l10n.t('Could not connect to {0} within {1} s.', where, seconds), opts);
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new ServiceError('timeout', `The service at ${where} did not answer within ${seconds} s.`, opts);
+      return new ServiceError(
+        'timeout',
+        l10n.t('The service at {0} did not answer within {1} s.', where, seconds),
+        opts,
+      );
     case 'UND_ERR_BODY_TIMEOUT':
-      return new ServiceError('timeout', `The service stopped sending for ${seconds} s.`, opts);
+      return new ServiceError('timeout', l10n.t('The service stopped sending for {0} s.', seconds), opts);
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'EPIPE':
-      return new ServiceError('network', `The connection to ${where} was closed unexpectedly.`, opts);
+      return new ServiceError('network', l10n.t('The connection to {0} was closed unexpectedly.', where), opts);
     default:
       if (code && (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))) {
-        return new ServiceError('tls', `The secure connection to ${where} failed (${code}).`, opts);
+        return new ServiceError('tls', l10n.t('The secure connection to {0} failed ({1}).', where, code), opts);
       }
-      return new ServiceError('network', `Could not reach ${where}: ${messageOf(error)}.`, opts);
+      return new ServiceError('network', l10n.t('Could not reach {0}: {1}.', where, messageOf(error)), opts);
   }
 }
 

@@ -2,6 +2,7 @@ import { endpointUrl, parseBaseUrl } from './baseUrl';
 import { ServiceError, isAbortError, keyLabel, type KeyKind } from './errors';
 import type { HttpClient, HttpResponse } from './http';
 import type { Logger } from './logger';
+import { l10n } from './l10n';
 
 /** Returns the stored key of a kind, or undefined when none is set. */
 export type KeyProvider = (kind: KeyKind) => Promise<string | undefined>;
@@ -19,7 +20,11 @@ export interface ServiceContext {
 export async function requireKey(ctx: ServiceContext, kind: KeyKind): Promise<string> {
   const key = (await ctx.keys(kind))?.trim();
   if (!key) {
-    throw new ServiceError('missingKey', `No ${keyLabel(kind)} is set. Set it to use ${serviceName(kind)}.`, {
+    const message =
+      kind === 'chat'
+        ? l10n.t('No {0} is set. Set it to use ALPHA chat.', keyLabel(kind))
+        : l10n.t('No {0} is set. Set it to use the AXO encyclopedia.', keyLabel(kind));
+    throw new ServiceError('missingKey', message, {
       keyKind: kind,
     });
   }
@@ -38,11 +43,11 @@ export async function readJson(res: HttpResponse, keyKind: KeyKind, signal?: Abo
     text = await res.text();
   } catch (error) {
     if (isAbortError(error) || signal?.aborted) {
-      throw new ServiceError('aborted', 'The request was cancelled.', { cause: error, keyKind });
+      throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error, keyKind });
     }
     throw error instanceof ServiceError
       ? error
-      : new ServiceError('network', 'The connection closed while the answer was being read.', {
+      : new ServiceError('network', l10n.t('The connection closed while the answer was being read.'), {
           cause: error,
           keyKind,
         });
@@ -58,22 +63,22 @@ export async function readJson(res: HttpResponse, keyKind: KeyKind, signal?: Abo
     throw new ServiceError(
       'badResponse',
       start
-        ? `The service sent something that is not JSON (${type || 'no content type'}): "${start}${text.length > 120 ? '…' : ''}"`
-        : 'The service sent an empty answer.',
+        ? l10n.t(
+            'The service sent something that is not JSON ({0}): "{1}"',
+            type || l10n.t('no content type'),
+            `${start}${text.length > 120 ? '…' : ''}`,
+          )
+        : l10n.t('The service sent an empty answer.'),
       { keyKind },
     );
   }
 }
 
-/** Throws a `badRequest` error when text is empty or only white space. */
-export function requireText(text: string | undefined, what: string): string {
+/** Throws a `badRequest` error with `emptyMessage` when text is empty or only white space. */
+export function requireText(text: string | undefined, emptyMessage: string): string {
   const cleaned = (text ?? '').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '').trim();
   if (!cleaned) {
-    throw new ServiceError('badRequest', `Type ${what} first: it is empty.`);
+    throw new ServiceError('badRequest', emptyMessage);
   }
   return cleaned;
-}
-
-function serviceName(kind: KeyKind): string {
-  return kind === 'chat' ? 'ALPHA chat' : 'the AXO encyclopedia';
 }

@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ServiceError } from './errors';
+import { l10n } from './l10n';
 
 /** What the reader noticed but did not stop for. */
 export interface SseWarnings {
@@ -94,7 +95,10 @@ export async function* readContentDeltas(
     throw failure;
   }
   if (!done) {
-    throw new ServiceError('cut', 'The reply was cut off: the stream ended before the service said it was done.');
+    throw new ServiceError(
+      'cut',
+      l10n.t('The reply was cut off: the stream ended before the service said it was done.'),
+    );
   }
 }
 
@@ -109,7 +113,7 @@ function interpret(value: unknown): ServiceError | { skipped: string } {
     const message = typeof error === 'string' ? error : typeof error.message === 'string' ? error.message : undefined;
     return new ServiceError(
       'streamError',
-      `The service reported an error during the reply: ${message ?? JSON.stringify(event.error)}`,
+      l10n.t('The service reported an error during the reply: {0}', message ?? JSON.stringify(event.error)),
       { detail: message },
     );
   }

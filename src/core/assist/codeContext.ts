@@ -1,3 +1,5 @@
+import { l10n } from '../l10n';
+
 /** Read access to a document's lines (a `vscode.TextDocument` fits). */
 export interface DocumentLines {
   readonly lineCount: number;
@@ -78,8 +80,11 @@ export function buildCodeContext(
 ): CodeContext {
   if (input.selectionText.length > MAX_SELECTION_CHARS) {
     throw new RangeError(
-      `The selection is too large (${input.selectionText.length.toLocaleString('en')} characters); ` +
-        `select at most ${MAX_SELECTION_CHARS.toLocaleString('en')}.`,
+      l10n.t(
+        'The selection is too large ({0} characters); select at most {1}.',
+        input.selectionText.length.toLocaleString('en'),
+        MAX_SELECTION_CHARS.toLocaleString('en'),
+      ),
     );
   }
   const { start, end } = input.span;

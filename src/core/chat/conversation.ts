@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorInfo } from '../errors';
+import { l10n } from '../l10n';
 
 /** Bumped when the file format changes incompatibly. */
 export const CONVERSATION_VERSION = 1;
@@ -73,7 +74,7 @@ export function titleFor(prompt: string, max = 60): string {
 
 /** The title to show: the stored one, or a placeholder for an empty conversation. */
 export function displayTitle(conversation: Pick<Conversation, 'title'>): string {
-  return conversation.title || 'New conversation';
+  return conversation.title || l10n.t('New conversation');
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Answer, Article } from '../normalize';
 import { clip, cleanText, type LookupValue } from './lookupTypes';
+import { l10n } from '../l10n';
 
 /** Most facts a hover lists. */
 export const HOVER_FACTS = 5;
@@ -58,22 +59,24 @@ function articleHover(article: Article): string {
         .join('\n'),
     );
   }
-  const more = article.facts.length > HOVER_FACTS ? ` (${article.facts.length - HOVER_FACTS} more facts)` : '';
+  const more =
+    article.facts.length > HOVER_FACTS ? ` ${l10n.t('({0} more facts)', article.facts.length - HOVER_FACTS)}` : '';
+  const tooltip = l10n.t('Open in the Encyclopedia view').replace(/"/g, "'");
   parts.push(
-    `[Open article](${commandUri(HOVER_COMMAND, [{ title: article.title }])} "Open in the Encyclopedia view")${more}`,
+    `[${l10n.t('Open article')}](${commandUri(HOVER_COMMAND, [{ title: article.title }])} "${tooltip}")${more}`,
   );
   return parts.join('\n\n');
 }
 
 function answerHover(answer: Answer): string {
-  const parts = [`**${escapeMarkdown(answer.query)}** · AXO answer (${escapeMarkdown(answer.model)})`];
+  const parts = [`**${escapeMarkdown(answer.query)}** · ${l10n.t('AXO answer ({0})', escapeMarkdown(answer.model))}`];
   const text = cleanText(answer.text);
   if (text) {
     parts.push(escapeMarkdown(clip(text, SUMMARY_CHARS)));
   }
   if (answer.citations.length) {
     const titles = answer.citations.slice(0, HOVER_FACTS).map((c) => escapeMarkdown(clip(c.title, 80)));
-    parts.push(`Sources: ${titles.join(' · ')}`);
+    parts.push(l10n.t('Sources: {0}', titles.join(' · ')));
   }
   return parts.join('\n\n');
 }

@@ -1,4 +1,5 @@
 import { safeUrl } from './articleMarkdown';
+import { l10n } from '../l10n';
 
 /** Largest image turned into a data: URI. */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -21,17 +22,19 @@ export async function fetchImageDataUri(
 ): Promise<string> {
   const safe = safeUrl(url);
   if (!safe) {
-    throw new Error('Only http and https images can be shown.');
+    throw new Error(l10n.t('Only http and https images can be shown.'));
   }
   let res: { contentType: string; bytes: Uint8Array };
   try {
     res = await fetchPublic(new URL(safe), { accept: 'image/*', maxBytes, signal });
   } catch (error) {
-    throw new Error(`The image could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      l10n.t('The image could not be loaded: {0}', error instanceof Error ? error.message : String(error)),
+    );
   }
   const type = res.contentType.split(';')[0].trim().toLowerCase();
   if (!type.startsWith('image/')) {
-    throw new Error(`This link is not an image (${type || 'no content type'}).`);
+    throw new Error(l10n.t('This link is not an image ({0}).', type || l10n.t('no content type')));
   }
   return `data:${type};base64,${Buffer.from(res.bytes).toString('base64')}`;
 }

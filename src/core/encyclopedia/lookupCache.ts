@@ -1,4 +1,5 @@
 import { ServiceError, isAbortError } from '../errors';
+import { l10n } from '../l10n';
 
 /** One stored result. */
 export interface CacheEntry<V> {
@@ -257,7 +258,7 @@ export function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Prom
   if (!signal) {
     return promise;
   }
-  const cancelled = () => new ServiceError('aborted', 'The request was cancelled.');
+  const cancelled = () => new ServiceError('aborted', l10n.t('The request was cancelled.'));
   if (signal.aborted) {
     return Promise.reject(cancelled());
   }

@@ -1,0 +1,31 @@
+/** A value that fills a `{0}`-style placeholder. */
+export type L10nArg = string | number | boolean;
+
+/** Translates an English message with `{0}`-style placeholders and fills them in. */
+export type Translator = (message: string, args: L10nArg[]) => string;
+
+/** Fills `{0}`, `{1}`… with the arguments; placeholders without an argument stay as they are. */
+export function formatMessage(message: string, args: L10nArg[]): string {
+  return message.replace(/\{(\d+)\}/g, (match, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? match : String(value);
+  });
+}
+
+let translator: Translator = formatMessage;
+
+/**
+ * The core's messages in the user's language. The core cannot import `vscode`, so it writes its user-facing
+ * sentences in English as `l10n.t('…{0}…', arg)`, exactly like the host writes `vscode.l10n.t`, and the host
+ * plugs `vscode.l10n.t` in at activation (`l10n.use`). Until then, and in plain Node (unit tests), the English
+ * text is formatted as is. Both kinds of call land in the same `l10n/bundle.l10n.json`.
+ */
+export const l10n = {
+  t(message: string, ...args: L10nArg[]): string {
+    return translator(message, args);
+  },
+  /** Routes every later `l10n.t` through `translate` (the host passes `vscode.l10n.t`). */
+  use(translate: Translator): void {
+    translator = translate;
+  },
+};
