@@ -1,12 +1,23 @@
 import * as vscode from 'vscode';
 import { ServiceError, describeError, isAbortError, type ErrorAction } from '../core/errors';
 
-/** Button labels for each action; also the labels the webviews show. */
-export const ACTION_LABELS: Record<Exclude<ErrorAction, 'none'>, string> = {
-  setChatKey: 'Set Chat API Key',
-  setEncyclopediaKey: 'Set Encyclopedia API Key',
-  retry: 'Retry',
-  openSettings: 'Open Settings',
+/**
+ * Button labels for each action; also the labels the webviews show. Getters, so each label is translated
+ * when it is read (the l10n bundle is loaded with the extension, not before its modules).
+ */
+export const ACTION_LABELS: Readonly<Record<Exclude<ErrorAction, 'none'>, string>> = {
+  get setChatKey() {
+    return vscode.l10n.t('Set Chat API Key');
+  },
+  get setEncyclopediaKey() {
+    return vscode.l10n.t('Set Encyclopedia API Key');
+  },
+  get retry() {
+    return vscode.l10n.t('Retry');
+  },
+  get openSettings() {
+    return vscode.l10n.t('Open Settings');
+  },
 };
 
 /** Runs the host side of an action (everything but Retry, which the caller owns). */

@@ -4,11 +4,6 @@ import type { Services } from '../../host/services';
 import { testConnection } from './connectionTest';
 import { registerWalkthrough } from './walkthrough';
 
-const TITLES: Record<KeyKind, string> = {
-  chat: 'ALPHA: Chat API Key',
-  encyclopedia: 'AXO: Encyclopedia API Key',
-};
-
 /** Registers the key commands, the connection test and the log command. */
 export function registerKeys(services: Services): void {
   const { context, secrets, log } = services;
@@ -29,24 +24,27 @@ export async function promptForKey(services: Services, kind: KeyKind): Promise<b
   const other: KeyKind = kind === 'chat' ? 'encyclopedia' : 'chat';
   const otherKey = await services.secrets.get(other);
   const value = await vscode.window.showInputBox({
-    title: TITLES[kind],
+    title: kind === 'chat' ? vscode.l10n.t('ALPHA: Chat API Key') : vscode.l10n.t('AXO: Encyclopedia API Key'),
     prompt:
       kind === 'chat'
-        ? "Paste your chat API key (billed per token). It is kept in VS Code's secret storage only."
-        : "Paste your encyclopedia API key (free). It is kept in VS Code's secret storage only.",
-    placeHolder: kind === 'chat' ? 'Chat API key from the dashboard' : 'Encyclopedia API key from the dashboard',
+        ? vscode.l10n.t("Paste your chat API key (billed per token). It is kept in VS Code's secret storage only.")
+        : vscode.l10n.t("Paste your encyclopedia API key (free). It is kept in VS Code's secret storage only."),
+    placeHolder:
+      kind === 'chat'
+        ? vscode.l10n.t('Chat API key from the dashboard')
+        : vscode.l10n.t('Encyclopedia API key from the dashboard'),
     password: true,
     ignoreFocusOut: true,
     validateInput: (text) => {
       const trimmed = text.trim();
       if (!trimmed) {
-        return `The ${keyLabel(kind)} cannot be empty.`;
+        return vscode.l10n.t('The {0} cannot be empty.', keyLabel(kind));
       }
       if (/\s/.test(trimmed)) {
-        return 'A key has no spaces inside it. Check that you pasted only the key.';
+        return vscode.l10n.t('A key has no spaces inside it. Check that you pasted only the key.');
       }
       if (otherKey && trimmed === otherKey) {
-        return `This is your ${keyLabel(other)}. The two kinds of key are different.`;
+        return vscode.l10n.t('This is your {0}. The two kinds of key are different.', keyLabel(other));
       }
       return undefined;
     },
@@ -57,26 +55,29 @@ export async function promptForKey(services: Services, kind: KeyKind): Promise<b
   await services.secrets.set(kind, value);
   await refreshRedaction(services);
   services.log.info(`The ${keyLabel(kind)} was set.`);
-  void vscode.window.showInformationMessage(`Your ${keyLabel(kind)} is saved in VS Code's secret storage.`);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t("Your {0} is saved in VS Code's secret storage.", keyLabel(kind)),
+  );
   return true;
 }
 
 async function clearKeys(services: Services): Promise<void> {
+  const remove = vscode.l10n.t('Remove Keys');
   const choice = await vscode.window.showWarningMessage(
-    "Remove both API keys (chat and encyclopedia) from VS Code's secret storage?",
+    vscode.l10n.t("Remove both API keys (chat and encyclopedia) from VS Code's secret storage?"),
     { modal: true },
-    'Remove Keys',
+    remove,
   );
-  if (choice !== 'Remove Keys') {
+  if (choice !== remove) {
     return;
   }
   try {
     await services.secrets.delete('chat');
     await services.secrets.delete('encyclopedia');
     services.log.info('Both API keys were removed.');
-    void vscode.window.showInformationMessage('Both API keys were removed.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Both API keys were removed.'));
   } catch (error) {
-    void vscode.window.showErrorMessage(`Could not remove the keys: ${describeError(error)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not remove the keys: {0}', describeError(error)));
   }
 }
 

@@ -68,25 +68,25 @@ export class StatusBar extends DisposableOwner {
     item.backgroundColor = undefined;
     switch (this.state) {
       case 'keyMissing':
-        item.text = `$(key) ${model}: no key`;
-        item.tooltip = 'No chat API key is set. Click to set it.';
+        item.text = `$(key) ${vscode.l10n.t('{0}: no key', model)}`;
+        item.tooltip = vscode.l10n.t('No chat API key is set. Click to set it.');
         item.command = 'alpha.setApiKey';
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
       case 'unreachable':
-        item.text = `$(debug-disconnect) ${model}: unreachable`;
-        item.tooltip = 'The service could not be reached. Click to test the connection.';
+        item.text = `$(debug-disconnect) ${vscode.l10n.t('{0}: unreachable', model)}`;
+        item.tooltip = vscode.l10n.t('The service could not be reached. Click to test the connection.');
         item.command = 'alphaAxo.testConnection';
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         break;
       case 'streaming':
         item.text = `$(loading~spin) ${model}`;
-        item.tooltip = `${model} is replying. Click to stop.`;
+        item.tooltip = vscode.l10n.t('{0} is replying. Click to stop.', model);
         item.command = 'alpha.chat.stop';
         break;
       default:
         item.text = `$(comment-discussion) ${model}`;
-        item.tooltip = `${model} is ready. Click to open the chat.`;
+        item.tooltip = vscode.l10n.t('{0} is ready. Click to open the chat.', model);
         item.command = 'alpha.chat.open';
     }
     item.accessibilityInformation = { label: `ALPHA & AXO: ${String(item.tooltip)}` };
