@@ -10,11 +10,17 @@ export interface ModelOption {
   description?: string;
 }
 
-const DEFAULT_MODELS: ModelOption[] = [
-  { id: 'axo', label: 'AXO', description: 'Full open knowledge: encyclopedia, structured data, media, current events' },
-  { id: 'axo.1', label: 'AXO.1', description: 'Fast factual lookup with citations' },
-  { id: 'axo.2', label: 'AXO.2', description: 'Articles, structured facts and matching media' },
-];
+function defaultModels(): ModelOption[] {
+  return [
+    {
+      id: 'axo',
+      label: 'AXO',
+      description: vscode.l10n.t('Full open knowledge: encyclopedia, structured data, media, current events'),
+    },
+    { id: 'axo.1', label: 'AXO.1', description: vscode.l10n.t('Fast factual lookup with citations') },
+    { id: 'axo.2', label: 'AXO.2', description: vscode.l10n.t('Articles, structured facts and matching media') },
+  ];
+}
 
 const MAX_TTL_HOURS = 720;
 
@@ -47,9 +53,9 @@ export function encyclopediaModels(current?: string): ModelOption[] {
       models.push({ id, label, description: typeof o?.description === 'string' ? o.description : undefined });
     }
   }
-  const list = models.length ? models : [...DEFAULT_MODELS];
+  const list = models.length ? models : defaultModels();
   if (current && !list.some((m) => m.id === current)) {
-    list.push({ id: current, label: current, description: 'From alphaAxo.encyclopedia.model' });
+    list.push({ id: current, label: current, description: vscode.l10n.t('From alphaAxo.encyclopedia.model') });
   }
   return list;
 }

@@ -88,7 +88,7 @@ export class EncyclopediaController extends DisposableOwner {
   /** Empties the cache in memory and on disk (the session's history stays). */
   async clearCache(): Promise<void> {
     await this.store.clear();
-    void vscode.window.showInformationMessage('The encyclopedia cache is empty.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('The encyclopedia cache is empty.'));
   }
 
   private async fetchWithProgress(
@@ -127,7 +127,10 @@ export class EncyclopediaController extends DisposableOwner {
       this.history.push(page);
     }
     const notice = result.stale
-      ? `The service could not be reached, so this is the cached result: ${describeError(result.error)}`
+      ? vscode.l10n.t(
+          'The service could not be reached, so this is the cached result: {0}',
+          describeError(result.error),
+        )
       : undefined;
     this.view.post({
       type: 'lookup/show',

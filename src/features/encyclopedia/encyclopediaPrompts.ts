@@ -31,7 +31,7 @@ export async function promptText(title: string, placeHolder: string, prompt: str
     value,
     valueSelection: [0, value.length],
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Type something to look up.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type something to look up.')),
   });
   return text?.trim() ? cleanText(text) : undefined;
 }
@@ -41,13 +41,16 @@ type AskStep = { kind: 'accept'; value: string } | { kind: 'changeModel'; value:
 /** One showing of the Ask box: resolves on Enter, on the model button, or undefined when dismissed. */
 function askOnce(value: string, model: ModelOption): Promise<AskStep> {
   const input = vscode.window.createInputBox();
-  input.title = `AXO: Ask the Encyclopedia (${model.label})`;
-  input.placeholder = 'Ask a factual question, e.g. Who was Alan Turing?';
-  input.prompt = `Model: ${model.label}${model.description ? ` — ${model.description}` : ''}. Use the button above to change it.`;
+  input.title = vscode.l10n.t('AXO: Ask the Encyclopedia ({0})', model.label);
+  input.placeholder = vscode.l10n.t('Ask a factual question, e.g. Who was Alan Turing?');
+  const about = model.description ? `${model.label} — ${model.description}` : model.label;
+  input.prompt = vscode.l10n.t('Model: {0}. Use the button above to change it.', about);
   input.value = value;
   input.valueSelection = [0, value.length];
   input.ignoreFocusOut = true;
-  input.buttons = [{ iconPath: new vscode.ThemeIcon('library'), tooltip: `Change Model (now ${model.label})` }];
+  input.buttons = [
+    { iconPath: new vscode.ThemeIcon('library'), tooltip: vscode.l10n.t('Change Model (now {0})', model.label) },
+  ];
   return new Promise<AskStep>((resolve) => {
     let done = false;
     const finish = (step: AskStep) => {
@@ -60,7 +63,7 @@ function askOnce(value: string, model: ModelOption): Promise<AskStep> {
     input.onDidChangeValue(() => (input.validationMessage = undefined));
     input.onDidAccept(() => {
       if (!input.value.trim()) {
-        input.validationMessage = 'Type a question first.';
+        input.validationMessage = vscode.l10n.t('Type a question first.');
         return;
       }
       finish({ kind: 'accept', value: cleanText(input.value) });
@@ -76,14 +79,14 @@ export async function pickModel(current: string): Promise<string | undefined> {
   const models = encyclopediaModels(current);
   const items = models.map((m) => ({
     label: m.label,
-    description: m.id === current ? `${m.id} · current` : m.id,
+    description: m.id === current ? vscode.l10n.t('{0} · current', m.id) : m.id,
     detail: m.description,
     id: m.id,
   }));
   items.sort((a, b) => Number(b.id === current) - Number(a.id === current));
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'AXO: Choose the Encyclopedia Model',
-    placeHolder: 'Which model answers your questions?',
+    title: vscode.l10n.t('AXO: Choose the Encyclopedia Model'),
+    placeHolder: vscode.l10n.t('Which model answers your questions?'),
     matchOnDescription: true,
     matchOnDetail: true,
   });
@@ -115,8 +118,11 @@ export async function promptAsk(model: string): Promise<{ query: string; model: 
 export async function pickSearchResult(query: string, results: SearchResult[]): Promise<string | undefined> {
   const items = results.map((r) => ({ label: r.title, detail: r.snippet ? cleanText(r.snippet) : undefined }));
   const picked = await vscode.window.showQuickPick(items, {
-    title: `AXO: ${results.length} result${results.length === 1 ? '' : 's'} for “${query}”`,
-    placeHolder: 'Pick an article to open, or type to filter',
+    title:
+      results.length === 1
+        ? vscode.l10n.t('AXO: 1 result for “{0}”', query)
+        : vscode.l10n.t('AXO: {0} results for “{1}”', results.length, query),
+    placeHolder: vscode.l10n.t('Pick an article to open, or type to filter'),
     matchOnDetail: true,
   });
   return picked?.label;

@@ -62,7 +62,7 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
     view.webview.options = webviewOptions(this.extensionUri);
     view.webview.html = webviewHtml(view.webview, this.extensionUri, {
       bundle: 'encyclopedia',
-      title: 'Encyclopedia',
+      title: vscode.l10n.t('Encyclopedia'),
       hasCss: true,
     });
     this.viewDisposables.push(

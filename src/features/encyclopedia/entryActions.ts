@@ -39,14 +39,14 @@ export class EntryActions extends DisposableOwner {
     try {
       await vscode.commands.executeCommand('alpha.chat.ask', { context });
     } catch (error) {
-      void vscode.window.showErrorMessage(`Could not open ALPHA chat: ${describeError(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not open ALPHA chat: {0}', describeError(error)));
     }
   }
 
   /** Inserts a fact's value at the cursor(s) of the last active editor; with no index, asks which fact. */
   async insertFact(value: LookupValue, index?: number): Promise<void> {
     if (value.kind !== 'article' || !value.article.facts.length) {
-      void vscode.window.showInformationMessage('This entry has no facts to insert.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('This entry has no facts to insert.'));
       return;
     }
     const facts = value.article.facts;
@@ -55,8 +55,8 @@ export class EntryActions extends DisposableOwner {
       const picked = await vscode.window.showQuickPick(
         facts.map((f, i) => ({ label: f.name, description: f.value, i })),
         {
-          title: `AXO: Insert a Fact of “${value.article.title}”`,
-          placeHolder: 'Which fact? Its value is inserted at the cursor.',
+          title: vscode.l10n.t('AXO: Insert a Fact of “{0}”', value.article.title),
+          placeHolder: vscode.l10n.t('Which fact? Its value is inserted at the cursor.'),
         },
       );
       fact = picked ? facts[picked.i] : undefined;
@@ -66,7 +66,7 @@ export class EntryActions extends DisposableOwner {
     }
     const editor = this.targetEditor();
     if (!editor) {
-      void vscode.window.showWarningMessage('Open an editor first: the fact is inserted at its cursor.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open an editor first: the fact is inserted at its cursor.'));
       return;
     }
     const text = fact.value;
@@ -80,7 +80,9 @@ export class EntryActions extends DisposableOwner {
       }
     });
     if (!ok) {
-      void vscode.window.showWarningMessage('The fact could not be inserted: the editor is read-only or changed.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('The fact could not be inserted: the editor is read-only or changed.'),
+      );
     }
   }
 
@@ -89,7 +91,9 @@ export class EntryActions extends DisposableOwner {
     const safe = safeUrl(url);
     if (!safe) {
       this.log.warn('Encyclopedia view: refused to open a link that is not http(s).');
-      void vscode.window.showWarningMessage('Only http and https links from the encyclopedia are opened.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Only http and https links from the encyclopedia are opened.'),
+      );
       return;
     }
     await vscode.env.openExternal(vscode.Uri.parse(safe, true));
@@ -103,7 +107,9 @@ export class EntryActions extends DisposableOwner {
     try {
       post({ type: 'media/loaded', url, dataUri: await fetchImageDataUri(this.fetchPublic, url, controller.signal) });
     } catch (error) {
-      const message = controller.signal.aborted ? 'The image took too long to load.' : describeError(error);
+      const message = controller.signal.aborted
+        ? vscode.l10n.t('The image took too long to load.')
+        : describeError(error);
       post({ type: 'media/failed', url, message });
     } finally {
       clearTimeout(timer);

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import { ServiceError, describeError } from '../../core/errors';
 import { cleanText, describeRequest, type LookupRequest, type LookupValue } from '../../core/encyclopedia/lookupTypes';
 import { ACTION_LABELS } from '../../host/errorActions';
@@ -10,38 +11,42 @@ export interface LookupProblem {
   actions: ActionView[];
 }
 
-const LABELS: Record<ViewAction, string> = {
-  retry: ACTION_LABELS.retry,
-  setEncyclopediaKey: ACTION_LABELS.setEncyclopediaKey,
-  openSettings: ACTION_LABELS.openSettings,
-  changeModel: 'Change Model',
-  search: 'Search Instead',
-};
+function label(action: ViewAction): string {
+  switch (action) {
+    case 'changeModel':
+      return vscode.l10n.t('Change Model');
+    case 'search':
+      return vscode.l10n.t('Search Instead');
+    default:
+      return ACTION_LABELS[action];
+  }
+}
 
 function actions(...list: ViewAction[]): ActionView[] {
-  return list.map((action) => ({ action, label: LABELS[action] }));
+  return list.map((action) => ({ action, label: label(action) }));
 }
 
 /** The sentence and buttons for a lookup that failed. */
 export function lookupFailure(error: unknown, request: LookupRequest): LookupProblem {
   if (!(error instanceof ServiceError)) {
-    return { message: `The lookup failed: ${describeError(error)}`, actions: actions('retry') };
+    return { message: vscode.l10n.t('The lookup failed: {0}', describeError(error)), actions: actions('retry') };
   }
   if (error.kind === 'notFound' && request.kind === 'ask') {
-    const said = error.detail ? ` The service said: "${error.detail}".` : '';
-    const label = modelLabel(request.model);
-    const named = label === request.model ? `"${label}"` : `${label} ("${request.model}")`;
+    const said = error.detail ? `${vscode.l10n.t('The service said: "{0}".', error.detail)} ` : '';
+    const name = modelLabel(request.model);
+    const named = name === request.model ? `"${name}"` : `${name} ("${request.model}")`;
     return {
       message:
-        `The encyclopedia answered 404 Not Found to the model ${named}.${said} ` +
-        'The service may not know this model identifier: choose another model, or check ' +
-        '"alphaAxo.encyclopedia.models" and "alphaAxo.baseUrl".',
+        `${vscode.l10n.t('The encyclopedia answered 404 Not Found to the model {0}.', named)} ${said}` +
+        vscode.l10n.t(
+          'The service may not know this model identifier: choose another model, or check "alphaAxo.encyclopedia.models" and "alphaAxo.baseUrl".',
+        ),
       actions: actions('changeModel', 'openSettings'),
     };
   }
   if (error.kind === 'notFound' && request.kind === 'article') {
     return {
-      message: `The encyclopedia has no article titled ${describeRequest(request)}.`,
+      message: vscode.l10n.t('The encyclopedia has no article titled {0}.', describeRequest(request)),
       actions: actions('search'),
     };
   }
@@ -61,14 +66,14 @@ export function lookupEmpty(value: LookupValue, request: LookupRequest): LookupP
   switch (value.kind) {
     case 'answer':
       return {
-        message: `The encyclopedia has no answer to ${what}.`,
+        message: vscode.l10n.t('The encyclopedia has no answer to {0}.', what),
         actions: actions('search', 'changeModel'),
       };
     case 'search':
-      return { message: `No results for ${what}.`, actions: [] };
+      return { message: vscode.l10n.t('No results for {0}.', what), actions: [] };
     case 'article':
       return {
-        message: `The article ${what} is empty: the encyclopedia sent no text, facts or media.`,
+        message: vscode.l10n.t('The article {0} is empty: the encyclopedia sent no text, facts or media.', what),
         actions: actions('search'),
       };
   }
@@ -78,11 +83,11 @@ export function lookupEmpty(value: LookupValue, request: LookupRequest): LookupP
 export function progressTitle(request: LookupRequest): string {
   switch (request.kind) {
     case 'ask':
-      return `AXO: Asking ${modelLabel(request.model)} ${describeRequest(request)}`;
+      return vscode.l10n.t('AXO: Asking {0} {1}', modelLabel(request.model), describeRequest(request));
     case 'search':
-      return `AXO: Searching for ${describeRequest(request)}`;
+      return vscode.l10n.t('AXO: Searching for {0}', describeRequest(request));
     case 'article':
-      return `AXO: Opening the article ${describeRequest(request)}`;
+      return vscode.l10n.t('AXO: Opening the article {0}', describeRequest(request));
   }
 }
 

@@ -45,9 +45,9 @@ export function registerEncyclopedia(services: Services): void {
     const query =
       argString(args, 'query') ??
       (await promptText(
-        'AXO: Search the Encyclopedia',
-        'Search terms, e.g. photosynthesis',
-        'Pick a result to open its article.',
+        vscode.l10n.t('AXO: Search the Encyclopedia'),
+        vscode.l10n.t('Search terms, e.g. photosynthesis'),
+        vscode.l10n.t('Pick a result to open its article.'),
       ));
     if (query) {
       await controller.search(query);
@@ -57,9 +57,9 @@ export function registerEncyclopedia(services: Services): void {
     const title =
       argString(args, 'title') ??
       (await promptText(
-        'AXO: Open Article',
-        'Article title, e.g. Alan Turing',
-        'The exact title of an encyclopedia article.',
+        vscode.l10n.t('AXO: Open Article'),
+        vscode.l10n.t('Article title, e.g. Alan Turing'),
+        vscode.l10n.t('The exact title of an encyclopedia article.'),
       ));
     if (title) {
       await controller.lookup({ kind: 'article', title });
