@@ -10,22 +10,37 @@ import type { ProposalReview } from './proposalReview';
 import { ReplyRequest } from './replyRequest';
 import { UntitledCodeSink } from './untitledCodeSink';
 
-/** The palette titles, for messages. */
-export const COMMAND_TITLES: Record<AssistTask, string> = {
-  explain: 'Explain Selection',
-  document: 'Document Selection',
-  refactor: 'Refactor Selection…',
-  tests: 'Generate Tests',
-  fix: 'Fix Problems',
-};
+/** The palette title of a task's command (without its category), for messages. */
+export function commandTitle(task: AssistTask): string {
+  switch (task) {
+    case 'explain':
+      return vscode.l10n.t('Explain Selection');
+    case 'document':
+      return vscode.l10n.t('Document Selection');
+    case 'refactor':
+      return vscode.l10n.t('Refactor Selection…');
+    case 'tests':
+      return vscode.l10n.t('Generate Tests');
+    case 'fix':
+      return vscode.l10n.t('Fix Problems');
+  }
+}
 
-const PROGRESS: Record<AssistTask, string> = {
-  explain: 'ALPHA is explaining',
-  document: 'ALPHA is documenting',
-  refactor: 'ALPHA is refactoring',
-  tests: 'ALPHA is writing tests for',
-  fix: 'ALPHA is fixing',
-};
+/** The progress title while ALPHA works on `where`. */
+function progressText(task: AssistTask, where: string): string {
+  switch (task) {
+    case 'explain':
+      return vscode.l10n.t('ALPHA is explaining {0}…', where);
+    case 'document':
+      return vscode.l10n.t('ALPHA is documenting {0}…', where);
+    case 'refactor':
+      return vscode.l10n.t('ALPHA is refactoring {0}…', where);
+    case 'tests':
+      return vscode.l10n.t('ALPHA is writing tests for {0}…', where);
+    case 'fix':
+      return vscode.l10n.t('ALPHA is fixing {0}…', where);
+  }
+}
 
 const LAST_REFACTOR = 'alpha.assist.lastRefactorRequest';
 
@@ -79,7 +94,7 @@ export class AssistCommands extends DisposableOwner {
     }
     const eol = target.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
     const text = fitProposal(code, target.context.selection.text, eol);
-    await this.review.review({ target, text, commandTitle: COMMAND_TITLES[task] });
+    await this.review.review({ target, text, commandTitle: commandTitle(task) });
   }
 
   /** Writes tests for the selection into a new untitled editor of the file's language, as they stream in. */
@@ -114,7 +129,7 @@ export class AssistCommands extends DisposableOwner {
       const document = where?.uri ? await vscode.workspace.openTextDocument(where.uri) : editor?.document;
       if (!document) {
         void vscode.window.showInformationMessage(
-          `Open a file and select code to use "ALPHA: ${COMMAND_TITLES[task]}".`,
+          vscode.l10n.t('Open a file and select code to use "ALPHA: {0}".', commandTitle(task)),
         );
         return undefined;
       }
@@ -122,7 +137,9 @@ export class AssistCommands extends DisposableOwner {
         where?.range ?? (editor && editor.document === document ? editor.selection : new vscode.Range(0, 0, 0, 0));
       const target = await resolveTarget(document, task, selection);
       if (target.context.selection.text.trim() === '') {
-        void vscode.window.showInformationMessage(`Select some code to use "ALPHA: ${COMMAND_TITLES[task]}".`);
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Select some code to use "ALPHA: {0}".', commandTitle(task)),
+        );
         return undefined;
       }
       return target;
@@ -136,12 +153,12 @@ export class AssistCommands extends DisposableOwner {
   private async askRefactorRequest(): Promise<string | null> {
     const state = this.services.context.workspaceState;
     const answer = await vscode.window.showInputBox({
-      title: 'ALPHA: Refactor Selection',
-      prompt: 'What should ALPHA change?',
-      placeHolder: 'For example: use async/await; extract the loop into a function; rename x to total',
+      title: vscode.l10n.t('ALPHA: Refactor Selection'),
+      prompt: vscode.l10n.t('What should ALPHA change?'),
+      placeHolder: vscode.l10n.t('For example: use async/await; extract the loop into a function; rename x to total'),
       value: state.get<string>(LAST_REFACTOR, ''),
       ignoreFocusOut: true,
-      validateInput: (text) => (text.trim() ? undefined : 'Say what to change.'),
+      validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('Say what to change.')),
     });
     if (answer === undefined) {
       return null;
@@ -157,16 +174,21 @@ export class AssistCommands extends DisposableOwner {
       await vscode.commands.executeCommand('alpha.chat.ask', handoff);
       if (task !== 'explain') {
         void vscode.window.showInformationMessage(
-          `ALPHA answered "${COMMAND_TITLES[task]}" without code for ${selectionLabel(target.context)}; ` +
-            'the answer continues in the chat.',
+          vscode.l10n.t(
+            'ALPHA answered "{0}" without code for {1}; the answer continues in the chat.',
+            commandTitle(task),
+            selectionLabel(target.context),
+          ),
         );
       }
     } catch (error) {
-      void vscode.window.showErrorMessage(`The ALPHA chat could not be opened: ${describeError(error)}`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('The ALPHA chat could not be opened: {0}', describeError(error)),
+      );
     }
   }
 
   private progressTitle(task: AssistTask, target: AssistTarget): string {
-    return `${PROGRESS[task]} ${selectionLabel(target.context)}…`;
+    return progressText(task, selectionLabel(target.context));
   }
 }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 
-/** The title of the quick fix. */
-export const FIX_ACTION_TITLE = 'Fix with ALPHA';
+/** The quick fix's title, translated when asked for. */
+export function fixActionTitle(): string {
+  return vscode.l10n.t('Fix with ALPHA');
+}
 
 /**
  * Offers "Fix with ALPHA" on every range that has diagnostics: it runs `alpha.fix` on the document with the lines
@@ -22,11 +24,12 @@ export class FixCodeActionProvider implements vscode.CodeActionProvider {
       return [];
     }
     const covered = context.diagnostics.reduce<vscode.Range>((union, d) => union.union(d.range), range);
-    const action = new vscode.CodeAction(FIX_ACTION_TITLE, vscode.CodeActionKind.QuickFix);
+    const title = fixActionTitle();
+    const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
     action.diagnostics = [...context.diagnostics];
     action.command = {
       command: 'alpha.fix',
-      title: FIX_ACTION_TITLE,
+      title,
       arguments: [{ uri: document.uri, range: covered }],
     };
     return [action];

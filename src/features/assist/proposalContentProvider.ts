@@ -35,7 +35,9 @@ export class ProposalContentProvider implements vscode.TextDocumentContentProvid
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '(This proposal is no longer available: run the command again.)';
+    return (
+      this.texts.get(uri.toString()) ?? vscode.l10n.t('(This proposal is no longer available: run the command again.)')
+    );
   }
 
   dispose(): void {

@@ -18,9 +18,6 @@ export interface Proposal {
 /** How a review ended. */
 export type ReviewOutcome = 'applied' | 'discarded' | 'refused' | 'unchanged';
 
-const APPLY = 'Apply';
-const DISCARD = 'Discard';
-
 /**
  * Shows a proposal as a diff (the original as it was against the proposal, both read-only virtual documents) and
  * applies it only when the user says so: one WorkspaceEdit, so one Undo reverts it. Apply refuses, saying why, when
@@ -38,7 +35,9 @@ export class ProposalReview extends DisposableOwner {
   async review(proposal: Proposal): Promise<ReviewOutcome> {
     const { target, text } = proposal;
     if (sameCode(text, target.context.selection.text)) {
-      void vscode.window.showInformationMessage(`ALPHA proposes no change to ${selectionLabel(target.context)}.`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('ALPHA proposes no change to {0}.', selectionLabel(target.context)),
+      );
       return 'unchanged';
     }
     const { original, modified } = this.uris(target);
@@ -47,14 +46,19 @@ export class ProposalReview extends DisposableOwner {
       modified,
       target.snapshot.slice(0, target.startOffset) + text + target.snapshot.slice(target.endOffset),
     );
-    const title = `${path.posix.basename(original.path)}: ALPHA's proposal (${proposal.commandTitle})`;
-    await vscode.commands.executeCommand('vscode.diff', original, modified, title, { preview: false });
-    const choice = await vscode.window.showInformationMessage(
-      `Review ALPHA's proposal for ${selectionLabel(target.context)}, then apply or discard it.`,
-      APPLY,
-      DISCARD,
+    const title = vscode.l10n.t(
+      "{0}: ALPHA's proposal ({1})",
+      path.posix.basename(original.path),
+      proposal.commandTitle,
     );
-    if (choice !== APPLY) {
+    await vscode.commands.executeCommand('vscode.diff', original, modified, title, { preview: false });
+    const apply = vscode.l10n.t('Apply');
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t("Review ALPHA's proposal for {0}, then apply or discard it.", selectionLabel(target.context)),
+      apply,
+      vscode.l10n.t('Discard'),
+    );
+    if (choice !== apply) {
       await this.close(original, modified);
       return 'discarded';
     }
@@ -73,15 +77,20 @@ export class ProposalReview extends DisposableOwner {
       : target.document;
     if (document.version !== target.version && document.getText() !== target.snapshot) {
       void vscode.window.showWarningMessage(
-        `ALPHA's proposal was not applied: ${target.context.path} changed after the proposal was made, so it may ` +
-          `no longer fit. Run "${proposal.commandTitle}" again.`,
+        vscode.l10n.t(
+          'ALPHA\'s proposal was not applied: {0} changed after the proposal was made, so it may no longer fit. Run "{1}" again.',
+          target.context.path,
+          proposal.commandTitle,
+        ),
       );
       return false;
     }
     const edit = new vscode.WorkspaceEdit();
     edit.replace(document.uri, target.range, text);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      void vscode.window.showErrorMessage(`ALPHA's proposal could not be applied to ${target.context.path}.`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t("ALPHA's proposal could not be applied to {0}.", target.context.path),
+      );
       return false;
     }
     const start = target.range.start;

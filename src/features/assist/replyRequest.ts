@@ -33,7 +33,7 @@ export class ReplyRequest implements vscode.Disposable {
             prompt,
             controller.signal,
             (chars) => {
-              progress.report({ message: `${chars.toLocaleString('en')} characters received` });
+              progress.report({ message: vscode.l10n.t('{0} characters received', chars.toLocaleString('en')) });
             },
             onDelta,
           );

@@ -47,7 +47,7 @@ export class AlphaModelProvider implements LanguageModelChatProvider, vscode.Dis
         name: 'ALPHA',
         family: 'alpha',
         version: id,
-        tooltip: 'ALPHA from the ALPHA & AXO service: text, coding and knowledge, 200K context.',
+        tooltip: vscode.l10n.t('ALPHA from the ALPHA & AXO service: text, coding and knowledge, 200K context.'),
         detail: 'ALPHA & AXO',
         maxInputTokens: CONTEXT_TOKENS - MAX_OUTPUT_TOKENS,
         maxOutputTokens: MAX_OUTPUT_TOKENS,

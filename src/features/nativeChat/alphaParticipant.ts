@@ -14,10 +14,6 @@ export const ALPHA_PARTICIPANT_ID = 'alpha-axo.alpha';
 
 const TASKS: Record<string, AssistTask> = { explain: 'explain', fix: 'fix', doc: 'document', tests: 'tests' };
 
-const NEEDS_CODE =
-  'Select code in an editor (or attach it with `#selection` or `#file`), then ask again, for example ' +
-  '`@alpha /explain what could go wrong here?`';
-
 /**
  * `@alpha`: a conversation with ALPHA, streamed into the chat, with `/explain`, `/fix`, `/doc` and `/tests` on the
  * selection (or an attached `#selection`/`#file`). Earlier turns of this participant go along as history, with the
@@ -38,14 +34,18 @@ export class AlphaParticipant {
     try {
       const prompt = await this.promptFor(request, token);
       if (prompt === undefined) {
-        stream.markdown(NEEDS_CODE);
+        stream.markdown(
+          vscode.l10n.t(
+            'Select code in an editor (or attach it with `#selection` or `#file`), then ask again, for example `@alpha /explain what could go wrong here?`',
+          ),
+        );
         return { metadata: { command: request.command } };
       }
       if (token.isCancellationRequested) {
         return {};
       }
       const messages: ChatMessage[] = [...historyMessages(context.history), { role: 'user', content: prompt }];
-      stream.progress('Asking ALPHA…');
+      stream.progress(vscode.l10n.t('Asking ALPHA…'));
       const model = this.services.settings.chatModel;
       for await (const delta of this.services.alpha.stream({ model, messages }, controller.signal)) {
         if (token.isCancellationRequested) {
@@ -109,14 +109,18 @@ export function failure(error: unknown, stream: ChatResponseStream, token: vscod
     return {};
   }
   if (error instanceof ServiceError && error.kind === 'cut') {
-    return { errorDetails: { message: 'The reply was cut off.', responseIsIncomplete: true } };
+    return { errorDetails: { message: vscode.l10n.t('The reply was cut off.'), responseIsIncomplete: true } };
   }
   if (error instanceof ServiceError) {
     if (error.action === 'setChatKey' || error.action === 'setEncyclopediaKey') {
       const command = error.action === 'setChatKey' ? 'alpha.setApiKey' : 'axo.setApiKey';
       stream.button({ command, title: ACTION_LABELS[error.action] });
     } else if (error.action === 'openSettings') {
-      stream.button({ command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['alphaAxo'] });
+      stream.button({
+        command: 'workbench.action.openSettings',
+        title: ACTION_LABELS.openSettings,
+        arguments: ['alphaAxo'],
+      });
     }
   }
   return { errorDetails: { message: describeError(error) } };

@@ -23,14 +23,14 @@ export class AxoParticipant {
   ): Promise<ChatResult> => {
     const question = request.prompt.trim();
     if (!question) {
-      stream.markdown('Ask AXO a question, for example `@axo Who was Alan Turing?`');
+      stream.markdown(vscode.l10n.t('Ask AXO a question, for example `@axo Who was Alan Turing?`'));
       return {};
     }
     const controller = new AbortController();
     const link = abortOnCancel(token, controller);
     try {
       const model = this.services.settings.encyclopediaModel;
-      stream.progress(`Looking it up in AXO (${model})…`);
+      stream.progress(vscode.l10n.t('Looking it up in AXO ({0})…', model));
       const answer = await this.services.axo.ask(question, model, controller.signal);
       if (token.isCancellationRequested) {
         return {};
@@ -44,7 +44,7 @@ export class AxoParticipant {
         }
       }
       if (sources.length > 0) {
-        stream.markdown(`\n\n**Sources**\n\n${sources.join('\n')}\n`);
+        stream.markdown(`\n\n**${vscode.l10n.t('Sources')}**\n\n${sources.join('\n')}\n`);
       }
       return { metadata: { model, citations: answer.citations.length } };
     } catch (error) {
