@@ -72,11 +72,13 @@ export function selectionContext(editor: vscode.TextEditor | undefined, wholeFil
 
 /** Asks for a prompt in an input box. */
 export async function promptForQuestion(context: ContextItem[]): Promise<string | undefined> {
-  const about = context.length ? ` (with ${context.map((c) => c.label).join(', ')})` : '';
+  const labels = context.map((c) => c.label).join(', ');
   const text = await vscode.window.showInputBox({
-    title: 'ALPHA: Ask',
-    prompt: `Ask ALPHA anything${about}.`,
-    placeHolder: 'e.g. Explain this code',
+    title: vscode.l10n.t('ALPHA: Ask'),
+    prompt: context.length
+      ? vscode.l10n.t('Ask ALPHA anything (with {0}).', labels)
+      : vscode.l10n.t('Ask ALPHA anything.'),
+    placeHolder: vscode.l10n.t('e.g. Explain this code'),
     ignoreFocusOut: true,
   });
   return text?.trim() ? text : undefined;
@@ -85,7 +87,9 @@ export async function promptForQuestion(context: ContextItem[]): Promise<string 
 /** Opens a conversation as a Markdown document in a new editor. */
 export async function exportMarkdown(markdown: Parameters<typeof conversationMarkdown>[0]): Promise<void> {
   if (markdown.messages.length === 0) {
-    void vscode.window.showInformationMessage('This conversation is empty: there is nothing to export yet.');
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('This conversation is empty: there is nothing to export yet.'),
+    );
     return;
   }
   const content = conversationMarkdown(markdown, (ms) => new Date(ms).toLocaleString(vscode.env.language));

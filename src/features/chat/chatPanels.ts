@@ -31,7 +31,7 @@ export class ChatPanels extends DisposableOwner implements vscode.WebviewPanelSe
     }
     const panel = vscode.window.createWebviewPanel(
       CHAT_PANEL_TYPE,
-      'ALPHA Chat',
+      vscode.l10n.t('ALPHA Chat'),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...webviewOptions(this.extensionUri), enableFindWidget: true },
     );

@@ -37,7 +37,11 @@ export class ChatSurface implements vscode.Disposable {
     readonly kind: 'view' | 'editor',
   ) {
     webview.options = webviewOptions(extensionUri);
-    webview.html = webviewHtml(webview, extensionUri, { bundle: 'chat', title: 'ALPHA Chat', hasCss: true });
+    webview.html = webviewHtml(webview, extensionUri, {
+      bundle: 'chat',
+      title: vscode.l10n.t('ALPHA Chat'),
+      hasCss: true,
+    });
     this.disposables.push(
       webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
       onDidDispose(() => this.dispose()),
@@ -95,7 +99,7 @@ export class ChatSurface implements vscode.Disposable {
       await this.host.onMessage(this, typed);
     } catch (error) {
       this.log.error(`Chat view: ${typed.type} failed: ${describeError(error)}`);
-      void vscode.window.showErrorMessage(`ALPHA chat: ${describeError(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('ALPHA chat: {0}', describeError(error)));
     }
   }
 }

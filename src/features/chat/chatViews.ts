@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
 import type { ConversationSummary } from '../../core/chat/conversationStore';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
@@ -15,7 +16,11 @@ import type {
 /** A context item as a chip: its label, and its language and size as a tooltip. */
 export function chipView(item: ContextItem): ContextChipView {
   const lines = item.content.split('\n').length;
-  const size = `${lines} line${lines === 1 ? '' : 's'}, about ${estimateTokens(item.content)} tokens`;
+  const tokens = estimateTokens(item.content);
+  const size =
+    lines === 1
+      ? vscode.l10n.t('1 line, about {0} tokens', tokens)
+      : vscode.l10n.t('{0} lines, about {1} tokens', lines, tokens);
   return { id: item.id, label: item.label, detail: item.language ? `${item.language} · ${size}` : size };
 }
 
@@ -59,7 +64,12 @@ export function messageViews(conversation: Conversation): MessageView[] {
 
 /** A conversation summary as a list line. */
 export function summaryView(s: ConversationSummary): ConversationSummaryView {
-  return { id: s.id, title: s.title || 'New conversation', updatedAt: s.updatedAt, messageCount: s.messageCount };
+  return {
+    id: s.id,
+    title: s.title || vscode.l10n.t('New conversation'),
+    updatedAt: s.updatedAt,
+    messageCount: s.messageCount,
+  };
 }
 
 /** The lineup for the picker; a custom model id from the settings is listed too, so the picker shows it. */
@@ -80,8 +90,8 @@ export function modelViews(current: string): ModelView[] {
       status: 'available',
       selectable: true,
       context: '200K',
-      latency: 'unknown',
-      capability: 'From the alphaAxo.chat.model setting',
+      latency: vscode.l10n.t('unknown'),
+      capability: vscode.l10n.t('From the alphaAxo.chat.model setting'),
     });
   }
   return views;

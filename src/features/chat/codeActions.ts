@@ -59,7 +59,7 @@ export class CodeActions extends DisposableOwner {
   async applyToEditor(action: 'insert' | 'replace', code: string): Promise<void> {
     const editor = this.targetEditor();
     if (!editor) {
-      void vscode.window.showWarningMessage('Open an editor first: the code goes to its cursor.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open an editor first: the code goes to its cursor.'));
       return;
     }
     const shown = await vscode.window.showTextDocument(editor.document, {
@@ -76,7 +76,9 @@ export class CodeActions extends DisposableOwner {
       }
     });
     if (!ok) {
-      void vscode.window.showWarningMessage('The code could not be inserted: the editor is read-only or changed.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('The code could not be inserted: the editor is read-only or changed.'),
+      );
     }
   }
 
@@ -98,7 +100,9 @@ export class CodeActions extends DisposableOwner {
   async openLink(url: string): Promise<void> {
     if (!isOpenableLink(url)) {
       this.log.warn('Chat: refused to open a link that is not http, https or mailto.');
-      void vscode.window.showWarningMessage('Only http, https and mailto links from chat replies are opened.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Only http, https and mailto links from chat replies are opened.'),
+      );
       return;
     }
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -112,7 +116,9 @@ export class CodeActions extends DisposableOwner {
     try {
       post({ type: 'image/loaded', url, dataUri: await fetchImageDataUri(this.fetchPublic, url, controller.signal) });
     } catch (error) {
-      const message = controller.signal.aborted ? 'The image took too long to load.' : describeError(error);
+      const message = controller.signal.aborted
+        ? vscode.l10n.t('The image took too long to load.')
+        : describeError(error);
       post({ type: 'image/failed', url, message });
     } finally {
       clearTimeout(timer);

@@ -47,7 +47,9 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   const addSelection = async () => {
     const item = selectionContext(actions.targetEditor(), true);
     if (!item) {
-      void vscode.window.showInformationMessage('Select some code in an editor first, then add it to the chat.');
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Select some code in an editor first, then add it to the chat.'),
+      );
       return;
     }
     await reveal();
