@@ -42,7 +42,9 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   }
   // The palette closes (or turns into the command's own input box): wait until it no longer shows the `>` query.
   await poll(
-    async () => !(await input.isVisible()) || !(await input.inputValue()).startsWith('>'),
+    // Short timeouts: a command like Reload Window takes the page away under the check.
+    async () =>
+      !(await input.isVisible()) || !(await input.inputValue({ timeout: 1_000 }).catch(() => '')).startsWith('>'),
     10_000,
     `the palette did not close after choosing "${title}"`,
   );

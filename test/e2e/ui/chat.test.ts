@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { chatReply } from '../../fakeService/chatContent';
 import { startFakeService, type FakeService } from '../../fakeService/fakeService';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { chatFrame, poll } from '../harness/workbench';
+import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   openChat,
   prompts,
@@ -15,6 +17,15 @@ import {
   waitForReplyEnd,
   waitForReplyText,
 } from './chatHelpers';
+import { openFile } from './encyclopediaHelpers';
+
+/** The text colour of an element and the background of its first code block, as the page computed them. */
+function themeColours(element: unknown): string {
+  type Styles = { color: string; backgroundColor: string };
+  const page = globalThis as unknown as { getComputedStyle(e: unknown): Styles };
+  const el = element as { querySelector(selector: string): unknown };
+  return `${page.getComputedStyle(el).color} ${page.getComputedStyle(el.querySelector('pre') ?? el).backgroundColor}`;
+}
 
 describe('ALPHA chat in the packaged extension', function () {
   this.timeout(120_000);
@@ -100,6 +111,65 @@ describe('ALPHA chat in the packaged extension', function () {
         .filter((r) => r.path === '/v1/alpha').length,
       1,
     );
+  });
+
+  it('Copy code puts the block on the clipboard and Insert at cursor writes it into the editor', async () => {
+    const page = session.page;
+    const code = 'export function greet(name: string): string {\n  return `Hello, ${name}! 👋`;\n}';
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(session.server.url).origin,
+    });
+    const editor = await openFile(page, 'scratch.ts');
+    await editor.locator('.view-line', { hasText: '// scratch' }).first().click();
+    await page.keyboard.press('Control+Home');
+
+    const frame = await chatFrame(page);
+    await sendPrompt(frame, 'Show me a greeting function');
+    await waitForReplyEnd(frame);
+    const block = replies(frame).last().locator('pre').first();
+    await block.hover();
+    await replies(frame).last().getByRole('button', { name: 'Copy code' }).first().click();
+    await poll(
+      async () => (await page.evaluate<string>('navigator.clipboard.readText()').catch(() => '')) === code,
+      10_000,
+      'the clipboard does not hold the code block',
+    );
+
+    await block.hover();
+    await replies(frame).last().getByRole('button', { name: 'Insert at cursor' }).first().click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'export function greet' }).first().waitFor();
+    await page.locator('.part.editor').click({ position: { x: 40, y: 200 } });
+    await runCommand(page, 'File: Save');
+    const file = path.join(session.server.workspaceDir, 'scratch.ts');
+    await poll(async () => fs.readFileSync(file, 'utf8').includes(code), 10_000, 'the saved file lacks the code');
+    assert.equal(fs.readFileSync(file, 'utf8'), `${code}// scratch\n`, 'the code went in at the cursor, once');
+  });
+
+  it('looks native in a light and a dark theme (screenshots kept under .vscode-test/)', async () => {
+    const page = session.page;
+    const frame = await chatFrame(page);
+    // The picker lists the themes by label ("Dark Modern"); settings name them "Default Dark Modern".
+    const themes = { dark: 'Dark Modern', light: 'Light Modern' };
+    const colours: Record<string, string> = {};
+    for (const [name, theme] of Object.entries(themes)) {
+      await runCommand(page, 'Preferences: Color Theme');
+      await fillInputBox(page, theme);
+      const wanted = name === 'dark' ? 'vs-dark' : 'vs';
+      await poll(
+        async () =>
+          ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(wanted),
+        15_000,
+        `the workbench did not switch to ${theme}`,
+      );
+      // The webview gets the theme's variables a moment after the workbench: wait for the colours to change.
+      const read = () => replies(frame).last().evaluate(themeColours);
+      const previous = colours.dark;
+      await poll(async () => (await read()) !== previous, 10_000, `the chat kept its colours in ${theme}`);
+      colours[name] = await read();
+      const file = await screenshot(page, `chat-theme-${name}`);
+      assert.ok(fs.statSync(file).size > 10_000, `the ${name} screenshot was written`);
+    }
+    assert.notEqual(colours.light, colours.dark, 'the chat follows the theme (text and code colours changed)');
   });
 
   it('a reload mid-stream brings the chat back with the partial reply, marked interrupted', async () => {
