@@ -16,9 +16,9 @@ let translator: Translator = formatMessage;
 
 /**
  * The core's messages in the user's language. The core cannot import `vscode`, so it writes its user-facing
- * sentences in English as `l10n.t('…{0}…', arg)`, exactly like the host writes `vscode.l10n.t`, and the host
- * plugs `vscode.l10n.t` in at activation (`l10n.use`). Until then, and in plain Node (unit tests), the English
- * text is formatted as is. Both kinds of call land in the same `l10n/bundle.l10n.json`.
+ * sentences in English through this `l10n.t`, with `{0}`-style placeholders, as the host does with
+ * `vscode.l10n.t`; the host plugs `vscode.l10n.t` in at activation (`l10n.use`). Until then, and in plain Node
+ * (unit tests), the English text is formatted as is. Both kinds of call land in `l10n/bundle.l10n.json`.
  */
 export const l10n = {
   t(message: string, ...args: L10nArg[]): string {

@@ -1,0 +1,92 @@
+// Writes l10n/bundle.l10n.json: every message passed as a string literal to `l10n.t(…)` under src/ (the host's
+// `vscode.l10n.t` and the core's own `l10n.t`), in order of appearance, each mapped to itself. Then names the
+// messages that l10n/bundle.l10n.de.json lacks or no longer needs. `--check` writes nothing and fails when the
+// English bundle is out of date.
+//   node scripts/l10nExport.mjs [--check]
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const bundlePath = join(root, 'l10n', 'bundle.l10n.json');
+const germanPath = join(root, 'l10n', 'bundle.l10n.de.json');
+// The one call whose message is not a literal: the host handing the core's messages to vscode.l10n.t.
+const FORWARDERS = new Set(['src/extension.ts']);
+
+/** Every .ts file under `dir`, sorted, the webviews left out (their strings come from the host). */
+function sources(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && relative(root, path) !== join('src', 'webview')) {
+      out.push(...sources(path));
+    } else if (entry.isFile() && entry.name.endsWith('.ts')) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function unescape(body) {
+  return body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/gs, (_match, code) => {
+    const simple = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', 0: '\0', '\n': '' };
+    if (code in simple) {
+      return simple[code];
+    }
+    if (code[0] === 'u' || code[0] === 'x') {
+      return String.fromCodePoint(parseInt(code.replace(/^u\{?|^x|\}$/g, ''), 16));
+    }
+    return code;
+  });
+}
+
+const messages = [];
+const problems = [];
+for (const file of sources(join(root, 'src'))) {
+  const text = readFileSync(file, 'utf8');
+  const name = relative(root, file).split('\\').join('/');
+  for (const match of text.matchAll(
+    /\bl10n\.t\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`)?/g,
+  )) {
+    const body = match[1] ?? match[2] ?? match[3];
+    if (body === undefined) {
+      if (!FORWARDERS.has(name)) {
+        const line = text.slice(0, match.index).split('\n').length;
+        problems.push(`${name}:${line}: l10n.t needs a string literal as its message`);
+      }
+      continue;
+    }
+    const message = unescape(body);
+    if (!messages.includes(message)) {
+      messages.push(message);
+    }
+  }
+}
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+
+const bundle = `${JSON.stringify(Object.fromEntries(messages.map((m) => [m, m])), null, 2)}\n`;
+if (process.argv.includes('--check')) {
+  if (!existsSync(bundlePath) || readFileSync(bundlePath, 'utf8') !== bundle) {
+    console.error('l10n/bundle.l10n.json is out of date: run node scripts/l10nExport.mjs');
+    process.exit(1);
+  }
+} else {
+  writeFileSync(bundlePath, bundle);
+  console.log(`${relative(root, bundlePath)}: ${messages.length} messages`);
+}
+const german = existsSync(germanPath) ? JSON.parse(readFileSync(germanPath, 'utf8')) : {};
+const missing = messages.filter((m) => !(m in german));
+const unused = Object.keys(german).filter((m) => !messages.includes(m));
+for (const [label, list] of [
+  ['missing from', missing],
+  ['no longer used in', unused],
+]) {
+  if (list.length > 0) {
+    console.log(
+      `${list.length} ${label} ${relative(root, germanPath)}:\n${list.map((m) => `  ${JSON.stringify(m)}`).join('\n')}`,
+    );
+  }
+}
