@@ -63,6 +63,13 @@ export interface ConversationSummaryView {
   messageCount: number;
 }
 
+/** A conversation that matches a search, with a snippet of the message text where it matched. */
+export interface ConversationMatchView {
+  id: string;
+  /** Text around the match (`before` + `match` + `after`, one line); absent when only the title matched. */
+  snippet?: { before: string; match: string; after: string; role: 'user' | 'assistant' };
+}
+
 /** One model of the lineup. Only `selectable` ones can be chosen; the others say "Coming soon". */
 export interface ModelView {
   id: string;
@@ -121,6 +128,8 @@ export type HostToWebview =
   | { type: 'chat/error'; requestId: number; error: ChatErrorView }
   /** Host → webview: the conversation list changed (title, time, delete). */
   | { type: 'conversations/list'; conversations: ConversationSummaryView[] }
+  /** Host → webview: the conversations matching `query` (titles and message text), in list order. */
+  | { type: 'conversations/matches'; query: string; matches: ConversationMatchView[] }
   /** Host → webview: the context chips waiting for the next prompt changed. */
   | { type: 'context/chips'; chips: ContextChipView[]; budget: BudgetView }
   /** Host → webview: `alphaAxo.chat.model` changed. */
@@ -156,6 +165,8 @@ export type WebviewToHost =
   | { type: 'conversation/switch'; id: string }
   /** Webview → host: delete a conversation (the host asks for confirmation). */
   | { type: 'conversation/delete'; id: string }
+  /** Webview → host: find the conversations whose title or messages contain `query`. */
+  | { type: 'conversation/search'; query: string }
   /** Webview → host: open the conversation as Markdown in a new editor. */
   | { type: 'conversation/export' }
   /** Webview → host: drop a context chip. */
@@ -182,6 +193,7 @@ export const WEBVIEW_TO_HOST_TYPES: ReadonlySet<WebviewToHost['type']> = new Set
   'conversation/new',
   'conversation/switch',
   'conversation/delete',
+  'conversation/search',
   'conversation/export',
   'context/remove',
   'model/select',

@@ -13,7 +13,7 @@ import { runReply, storedError } from '../../core/chat/replyRunner';
 import { ServiceError } from '../../core/errors';
 import { AbortSlot, DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
-import type { BudgetView, ChatStateView, HostToWebview } from '../../protocol/chatProtocol';
+import type { BudgetView, ChatStateView, ConversationMatchView, HostToWebview } from '../../protocol/chatProtocol';
 import type { ChatSession } from './chatSession';
 import type { ChatSurface } from './chatSurface';
 import { chipView, errorView, messageView, messageViews, modelViews, summaryView } from './chatViews';
@@ -182,6 +182,12 @@ export class ChatController extends DisposableOwner {
       void vscode.window.showWarningMessage('That conversation could not be opened: it was deleted or is damaged.');
     }
     await this.redraw();
+  }
+
+  /** The conversations whose title or messages match `query`, as the list shows them. */
+  async search(query: string): Promise<ConversationMatchView[]> {
+    await this.loaded;
+    return (await this.session.search(query)).map(({ id, snippet }) => ({ id, snippet }));
   }
 
   /** Deletes a conversation after the user confirms. */

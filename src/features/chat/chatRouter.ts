@@ -1,3 +1,4 @@
+import { MAX_QUERY_LENGTH } from '../../core/chat/conversationSearch';
 import { isConversationId } from '../../core/chat/conversationStore';
 import { isSelectableModel } from '../../core/chat/modelLineup';
 import { runErrorAction } from '../../host/errorActions';
@@ -48,6 +49,8 @@ export class ChatRouter implements SurfaceHost {
         return isConversationId(message.id) ? c.switchTo(message.id) : undefined;
       case 'conversation/delete':
         return isConversationId(message.id) ? c.delete(message.id) : undefined;
+      case 'conversation/search':
+        return typeof message.query === 'string' ? this.search(surface, message.query) : undefined;
       case 'conversation/export':
         return this.exportConversation();
       case 'context/remove':
@@ -85,6 +88,12 @@ export class ChatRouter implements SurfaceHost {
       case 'image/load':
         return typeof message.url === 'string' ? a.loadImage(message.url, (m) => surface.post(m)) : undefined;
     }
+  }
+
+  /** Answers a page's search with the matches, to that page only (the query is its own). */
+  private async search(surface: ChatSurface, query: string): Promise<void> {
+    const matches = await this.controller.search(query.slice(0, MAX_QUERY_LENGTH));
+    surface.post({ type: 'conversations/matches', query, matches });
   }
 
   private async selectModel(id: unknown): Promise<void> {

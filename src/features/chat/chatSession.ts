@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { newConversation, type ContextItem, type Conversation } from '../../core/chat/conversation';
+import { queryTerms, searchConversations, type ConversationMatch } from '../../core/chat/conversationSearch';
 import { summaryOf, type ConversationStore, type ConversationSummary } from '../../core/chat/conversationStore';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/errors';
@@ -20,6 +21,8 @@ export class ChatSession implements vscode.Disposable {
   /** Context chips for the next prompt. */
   pending: ContextItem[] = [];
   private readonly saver: ThrottledTask;
+  /** Conversations read for searching, by id, each with the `updatedAt` it was read at. */
+  private readonly searchCache = new Map<string, Conversation>();
 
   constructor(
     readonly store: ConversationStore,
@@ -51,6 +54,43 @@ export class ChatSession implements vscode.Disposable {
     }
     const others = stored.filter((s) => s.id !== current.id);
     return [summaryOf(current), ...others].sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /**
+   * The conversations whose title or message text has every term of `query`, newest first (see
+   * searchConversations). Reads the files it has not read since they last changed.
+   */
+  async search(query: string): Promise<ConversationMatch[]> {
+    if (queryTerms(query).length === 0) {
+      return [];
+    }
+    const summaries = await this.list();
+    const conversations: Conversation[] = [];
+    for (const summary of summaries) {
+      const conversation = summary.id === this.conversation.id ? this.conversation : await this.readForSearch(summary);
+      if (conversation) {
+        conversations.push(conversation);
+      }
+    }
+    const listed = new Set(summaries.map((s) => s.id));
+    for (const id of this.searchCache.keys()) {
+      if (!listed.has(id)) {
+        this.searchCache.delete(id);
+      }
+    }
+    return searchConversations(query, conversations);
+  }
+
+  private async readForSearch(summary: ConversationSummary): Promise<Conversation | undefined> {
+    const cached = this.searchCache.get(summary.id);
+    if (cached?.updatedAt === summary.updatedAt) {
+      return cached;
+    }
+    const loaded = await this.store.load(summary.id);
+    if (loaded) {
+      this.searchCache.set(summary.id, loaded);
+    }
+    return loaded;
   }
 
   /** Shows another conversation; false when it cannot be read. */

@@ -1,22 +1,47 @@
-import type { ConversationSummaryView, WebviewToHost } from '../../protocol/chatProtocol';
+import type { ConversationMatchView, ConversationSummaryView, WebviewToHost } from '../../protocol/chatProtocol';
 import { h, icon, iconButton, relativeTime } from './dom';
 
+/** How long typing pauses before the host is asked to search. */
+const SEARCH_DELAY_MS = 150;
+
 /**
- * The conversation list: title and time of each, open one, delete one. Relative times are computed when the
- * list is drawn (opening it, or a change), never on a timer.
+ * The conversation list: title and time of each, open one, delete one, and a search box that filters by title and
+ * message text. Message text lives on the host, so the host searches and answers with the matches and a snippet of
+ * where each matched. Relative times are computed when the list is drawn (opening it, or a change), never on a timer.
  */
 export class HistoryPanel {
   readonly element: HTMLElement;
   readonly toggle: HTMLButtonElement;
-  private readonly list = h('ul', { class: 'history-list', 'aria-label': 'Conversations' });
+  private readonly list = h('ul', { class: 'history-list', id: 'history-list', 'aria-label': 'Conversations' });
+  private readonly search = h('input', {
+    type: 'search',
+    id: 'history-search',
+    class: 'history-search',
+    placeholder: 'Search titles and messages',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-controls': 'history-list',
+  });
+  /** Says how many conversations match, for screen readers. */
+  private readonly status = h('p', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
   private conversations: ConversationSummaryView[] = [];
   private currentId = '';
+  /** The host's answer for the query in the box (absent while none is in the box or the answer is on its way). */
+  private matches: { query: string; byId: Map<string, ConversationMatchView> } | undefined;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly post: (message: WebviewToHost) => void) {
     this.element = h(
       'section',
       { class: 'history', 'aria-label': 'Conversations', hidden: true },
       h('h2', {}, 'Conversations'),
+      h(
+        'div',
+        { class: 'history-search-row', role: 'search' },
+        h('label', { for: 'history-search', class: 'sr-only' }, 'Search conversations'),
+        this.search,
+      ),
+      this.status,
       this.list,
     );
     this.toggle = iconButton('Show conversations', 'history', () => this.setOpen(this.element.hidden), {
@@ -28,12 +53,30 @@ export class HistoryPanel {
         this.toggle.focus();
       }
     });
+    this.search.addEventListener('input', () => this.queryChanged());
+    this.search.addEventListener('keydown', (e) => this.onSearchKey(e));
+    this.list.addEventListener('keydown', (e) => this.onListKey(e));
   }
 
-  /** Replaces the list (drawn now only if it is open). */
+  /** Replaces the list (drawn now only if it is open); a search in the box runs again on the new list. */
   update(conversations: ConversationSummaryView[], currentId: string): void {
     this.conversations = conversations;
     this.currentId = currentId;
+    if (this.query()) {
+      this.requestSearch(0);
+    }
+    if (!this.element.hidden) {
+      this.draw();
+    }
+  }
+
+  /** The host's matches for `query`; ignored when the box holds another query by now. */
+  showMatches(query: string, matches: ConversationMatchView[]): void {
+    if (query.trim() !== this.query()) {
+      return;
+    }
+    this.matches = { query: query.trim(), byId: new Map(matches.map((m) => [m.id, m])) };
+    this.list.removeAttribute('aria-busy');
     if (!this.element.hidden) {
       this.draw();
     }
@@ -51,15 +94,103 @@ export class HistoryPanel {
     }
   }
 
+  private query(): string {
+    return this.search.value.trim();
+  }
+
+  private queryChanged(): void {
+    if (!this.query()) {
+      clearTimeout(this.searchTimer);
+      this.matches = undefined;
+      this.list.removeAttribute('aria-busy');
+      this.draw();
+      return;
+    }
+    // The list keeps what it shows (marked busy) until the host answers, so it never flashes "No conversations match".
+    this.requestSearch(SEARCH_DELAY_MS);
+  }
+
+  private requestSearch(delayMs: number): void {
+    clearTimeout(this.searchTimer);
+    this.list.setAttribute('aria-busy', 'true');
+    this.searchTimer = setTimeout(() => {
+      const query = this.query();
+      if (query) {
+        this.post({ type: 'conversation/search', query });
+      }
+    }, delayMs);
+  }
+
+  private onSearchKey(e: KeyboardEvent): void {
+    if (e.key === 'Escape' && this.search.value) {
+      e.stopPropagation(); // clears the box; a second Escape closes the list
+      this.search.value = '';
+      this.queryChanged();
+    } else if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      this.items()[0]?.focus();
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      this.items()[0]?.click();
+    }
+  }
+
+  /** Up and down move between the conversations; up from the first goes back to the search box. */
+  private onListKey(e: KeyboardEvent): void {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') {
+      return;
+    }
+    const items = this.items();
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    if (at < 0) {
+      return;
+    }
+    e.preventDefault();
+    const next = e.key === 'ArrowDown' ? items[Math.min(at + 1, items.length - 1)] : items[at - 1];
+    (next ?? this.search).focus();
+  }
+
+  private items(): HTMLButtonElement[] {
+    return [...this.list.querySelectorAll<HTMLButtonElement>('button.history-item')];
+  }
+
+  /** The conversations to show: all of them, or those the host matched for the query in the box. */
+  private shown(): { conversation: ConversationSummaryView; match?: ConversationMatchView }[] {
+    const query = this.query();
+    if (!query || !this.matches) {
+      return this.conversations.map((conversation) => ({ conversation }));
+    }
+    const byId = this.matches.byId;
+    return this.conversations
+      .filter((c) => byId.has(c.id))
+      .map((conversation) => ({ conversation, match: byId.get(conversation.id) }));
+  }
+
   private draw(): void {
+    const searching = this.query() !== '' && this.matches !== undefined;
     if (this.conversations.length === 0) {
+      this.status.textContent = '';
       this.list.replaceChildren(h('li', { class: 'empty' }, 'No conversations yet.'));
+      return;
+    }
+    const shown = this.shown();
+    if (searching) {
+      this.status.textContent =
+        shown.length === 0
+          ? 'No conversations match'
+          : `${shown.length} ${shown.length === 1 ? 'conversation matches' : 'conversations match'}`;
+    } else {
+      this.status.textContent = '';
+    }
+    if (shown.length === 0) {
+      this.list.replaceChildren(h('li', { class: 'empty' }, 'No conversations match'));
       return;
     }
     const now = Date.now();
     this.list.replaceChildren(
-      ...this.conversations.map((c) => {
+      ...shown.map(({ conversation: c, match }) => {
         const current = c.id === this.currentId;
+        const snippet = match?.snippet;
         const open = h(
           'button',
           {
@@ -75,6 +206,8 @@ export class HistoryPanel {
           icon(current ? 'comment-discussion' : 'comment'),
           h('span', { class: 'history-title' }, c.title),
           h('span', { class: 'history-time' }, relativeTime(c.updatedAt, now)),
+          snippet &&
+            h('span', { class: 'history-snippet' }, snippet.before, h('mark', {}, snippet.match), snippet.after),
         );
         const remove = iconButton(`Delete conversation ${c.title}`, 'trash', () =>
           this.post({ type: 'conversation/delete', id: c.id }),

@@ -96,6 +96,8 @@ class ChatApp {
         this.history.update(message.conversations, this.conversationId);
         this.setTitle(message.conversations.find((c) => c.id === this.conversationId)?.title);
         return;
+      case 'conversations/matches':
+        return this.history.showMatches(message.query, message.matches);
       case 'context/chips':
         this.composer.setChips(message.chips);
         this.composer.setBudget(message.budget);

@@ -8,7 +8,7 @@ import { freePort } from '../harness/codeServer';
 import { vsixPath, vscodeTestDir } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, clearNotifications, fillInputBox, poll, runCommand, waitForToast } from '../harness/workbench';
-import { openChat, sendPrompt, waitForReplyEnd, waitForReplyText } from './chatHelpers';
+import { openChat, prompts, sendPrompt, waitForReplyEnd, waitForReplyText } from './chatHelpers';
 
 /** Where the measured activation time goes, for the README to cite. */
 const activationFile = path.join(vscodeTestDir, 'results', 'activation.json');
@@ -54,7 +54,7 @@ function extensionLogs(userDataDir: string): string[] {
   return found;
 }
 
-describe('Finish: status bar, workspace settings, activation time', function () {
+describe('Finish: activation time, status bar, workspace settings, conversation search', function () {
   this.timeout(120_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
   const axoKey = `fke_${randomBytes(12).toString('hex')}`;
@@ -176,5 +176,81 @@ describe('Finish: status bar, workspace settings, activation time', function () 
     await statusItem(page).click(); // Test Connection
     await waitForToast(page, /Chat: (OK|failed)/);
     await waitForStatus(page, /is ready/i);
+  });
+
+  it('conversation search filters the list by title and message text, with a snippet, by keyboard too', async () => {
+    const frame = await chatFrame(session.page);
+    const newConversation = async () => {
+      await frame.getByRole('button', { name: 'New conversation' }).click();
+      await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new, empty conversation');
+    };
+    await newConversation();
+    await sendPrompt(frame, 'Plan a weekend trip #echo');
+    await waitForReplyEnd(frame);
+    await sendPrompt(frame, 'Pack a crème brûlée for the quokka #echo');
+    await waitForReplyEnd(frame);
+    await newConversation();
+    await sendPrompt(frame, 'Zebra facts #echo');
+    await waitForReplyEnd(frame);
+
+    await frame.getByRole('button', { name: 'Show conversations' }).click();
+    const search = frame.getByRole('searchbox', { name: 'Search conversations' });
+    await search.waitFor({ state: 'visible' });
+    const list = frame.getByRole('list', { name: 'Conversations' });
+    const items = list.locator('button.history-item');
+    const titles = async () => (await items.locator('.history-title').allInnerTexts()).map((t) => t.trim());
+    /** The list is marked busy from typing until the host's answer for the new query is drawn. */
+    const busy = async () => (await list.getAttribute('aria-busy')) === 'true';
+    const showing = async (expected: string[], query: string) => {
+      await poll(
+        async () => !(await busy()) && JSON.stringify(await titles()) === JSON.stringify(expected),
+        10_000,
+        `searching "${query}" did not show ${JSON.stringify(expected)} (shows ${JSON.stringify(await titles())})`,
+      );
+    };
+    assert.ok((await items.count()) >= 3, 'every conversation is listed before searching');
+
+    await search.fill('weekend');
+    await showing(['Plan a weekend trip #echo'], 'weekend');
+
+    await search.fill('QUOKKA');
+    await showing(['Plan a weekend trip #echo'], 'QUOKKA');
+    assert.equal(await items.first().locator('.history-snippet mark').innerText(), 'quokka');
+    assert.match(await items.first().locator('.history-snippet').innerText(), /crème brûlée for the quokka/);
+
+    await search.fill('creme brulee');
+    await poll(
+      async () =>
+        !(await busy()) &&
+        (await titles()).includes('Plan a weekend trip #echo') &&
+        !(await titles()).includes('Zebra facts #echo'),
+      10_000,
+      'an accent-free query did not find the accented text',
+    );
+
+    await search.fill('no conversation has this 7f3k');
+    await list.getByText('No conversations match').waitFor({ timeout: 10_000 });
+    assert.equal(await items.count(), 0);
+    assert.equal((await frame.getByRole('status').filter({ hasText: 'No conversations match' }).count()) > 0, true);
+
+    // Keyboard: down from the box to the first match, Enter opens it.
+    await search.fill('quokka');
+    await showing(['Plan a weekend trip #echo'], 'quokka');
+    await search.press('ArrowDown');
+    await session.page.keyboard.press('Enter');
+    await poll(
+      async () => (await prompts(frame).allInnerTexts()).some((t) => t.includes('for the quokka')),
+      10_000,
+      'Enter on the match did not open its conversation',
+    );
+
+    // Escape in a filled box clears it and keeps the list open.
+    await frame.getByRole('button', { name: 'Show conversations' }).click();
+    await search.focus();
+    await search.press('Escape');
+    assert.equal(await search.inputValue(), '');
+    await poll(async () => (await items.count()) >= 3, 5_000, 'clearing the search did not list everything again');
+    await search.press('Escape');
+    await search.waitFor({ state: 'hidden', timeout: 5_000 });
   });
 });
