@@ -241,6 +241,24 @@ describe('service clients against the fake service', function () {
       });
     }
 
+    // The fault matrix's server rows: every 5xx status with every body kind, on both endpoints.
+    for (const status of ['500', '502', '503']) {
+      for (const body of ['json', 'html', 'empty']) {
+        it(`maps ${status} with ${body === 'json' ? 'a' : 'an'} ${body} body to a sentence naming the status, on chat and encyclopedia`, async () => {
+          fake.setFault(`${status}:${body}`, { path: '/v1/alpha' });
+          const chat = await failure(s.alpha.complete({ model: 'alpha', messages: messages('x') }));
+          fake.setFault(`${status}:${body}`, { path: '/v1/axo', times: 10 });
+          const axo = await failure(s.axo.search(`matrix ${status} ${body}`));
+          for (const e of [chat, axo]) {
+            assert.equal(e.kind, 'server');
+            assert.equal(e.action, 'retry');
+            assert.match(e.message, new RegExp(`\\b${status}\\b`));
+            assert.doesNotMatch(e.message, /object Object|<html|<body|<!DOCTYPE/i);
+          }
+        });
+      }
+    }
+
     it('says when a JSON endpoint sends HTML or broken JSON', async () => {
       fake.setFault('non-json', { path: '/v1/axo' });
       const html = await failure(s.axo.search('turing'));
