@@ -4,6 +4,7 @@ import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
 import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
+import { OlderMessages, RECENT_MESSAGES } from './olderMessages';
 import { Scroller } from './scroller';
 import './chat.css';
 
@@ -33,6 +34,7 @@ class ChatApp {
   private messages: MessageView[] = [];
   private readonly elements = new Map<string, MessageElement>();
   private streaming: Streaming | undefined;
+  private olderMessages: OlderMessages<MessageView> | undefined;
   private conversationId = '';
   private readonly ctx: MessageContext;
 
@@ -120,20 +122,29 @@ class ChatApp {
   }
 
   private drawState(state: ChatStateView): void {
+    this.olderMessages?.cancel();
     this.conversationId = state.conversationId;
-    this.messages = [];
     this.elements.clear();
     this.streaming = undefined;
     this.log.replaceChildren();
     this.setTitle(state.title);
     const streamingId = state.streaming?.messageId;
-    for (const m of state.messages) {
+    // The newest messages now; the older ones (never the streaming reply, which is the last) when the page is idle.
+    const cut = Math.max(0, state.messages.length - RECENT_MESSAGES);
+    const older = state.messages.slice(0, cut);
+    this.messages = [...older];
+    for (const m of state.messages.slice(cut)) {
       if (m.id === streamingId && state.streaming) {
         this.startStreaming(state.streaming.requestId, m);
       } else {
         this.append(m, false);
       }
     }
+    this.olderMessages = new OlderMessages(this.log, older, (m) => {
+      const element = messageElement(m, this.ctx, false);
+      this.elements.set(m.id, element);
+      return element.article;
+    });
     if (state.messages.length === 0) {
       this.log.append(welcome());
     }
