@@ -171,7 +171,11 @@ const lintCommands = () => {
   const globs = [...(scripts.lint ?? '').matchAll(/"([^"]+)"/g)].map((match) => match[1]);
   return [npx('eslint', '.'), npx('prettier', '--check', ...(globs.length ? globs : ['src/**/*.ts', 'test/**/*.ts']))];
 };
-const typecheckCommands = () => [npx('tsc', '-p', '.'), npx('tsc', '-p', 'src/webview')];
+const typecheckCommands = () => [
+  npx('tsc', '-p', '.'),
+  npx('tsc', '-p', 'src/webview'),
+  npx('tsc', '-p', 'test/bench/page'),
+];
 const packageCommand = () => [process.execPath, join(root, 'scripts', 'package.mjs')];
 
 /** For the e2e stages: the test host, installed if missing (a no-op when it is). Returns a reason to skip them. */
