@@ -179,7 +179,9 @@ export class ChatController extends DisposableOwner {
     await this.loaded;
     await this.stop();
     if (!(await this.session.switchTo(id))) {
-      void vscode.window.showWarningMessage('That conversation could not be opened: it was deleted or is damaged.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('That conversation could not be opened: it was deleted or is damaged.'),
+      );
     }
     await this.redraw();
   }
@@ -193,13 +195,14 @@ export class ChatController extends DisposableOwner {
   /** Deletes a conversation after the user confirms. */
   async delete(id: string): Promise<void> {
     await this.loaded;
-    const title = (await this.session.list()).find((s) => s.id === id)?.title ?? 'this conversation';
+    const title = (await this.session.list()).find((s) => s.id === id)?.title ?? vscode.l10n.t('this conversation');
+    const remove = vscode.l10n.t('Delete');
     const choice = await vscode.window.showWarningMessage(
-      `Delete the conversation “${title}”? This cannot be undone.`,
+      vscode.l10n.t('Delete the conversation “{0}”? This cannot be undone.', title),
       { modal: true },
-      'Delete',
+      remove,
     );
-    if (choice !== 'Delete') {
+    if (choice !== remove) {
       return;
     }
     if (id === this.session.conversation.id) {
@@ -244,8 +247,16 @@ export class ChatController extends DisposableOwner {
       model,
     };
     if (fit.dropped > 0) {
-      const n = fit.dropped === 1 ? 'oldest message was' : `${fit.dropped} oldest messages were`;
-      reply.notice = `The ${n} left out to fit ${modelLabel(model)}'s ${formatTokens(limit)}-token context.`;
+      const context = formatTokens(limit);
+      reply.notice =
+        fit.dropped === 1
+          ? vscode.l10n.t("The oldest message was left out to fit {0}'s {1}-token context.", modelLabel(model), context)
+          : vscode.l10n.t(
+              "The {0} oldest messages were left out to fit {1}'s {2}-token context.",
+              fit.dropped,
+              modelLabel(model),
+              context,
+            );
     }
     conversation.messages.push(reply);
     conversation.updatedAt = Date.now();
@@ -290,7 +301,12 @@ export class ChatController extends DisposableOwner {
       const limit = formatTokens(contextTokensOf(model));
       const error = new ServiceError(
         'tooLarge',
-        `This message is too long for ${modelLabel(model)}'s ${limit}-token context (about ${formatTokens(tooLargeTokens)} tokens). Shorten it or remove some context.`,
+        vscode.l10n.t(
+          "This message is too long for {0}'s {1}-token context (about {2} tokens). Shorten it or remove some context.",
+          modelLabel(model),
+          limit,
+          formatTokens(tooLargeTokens),
+        ),
       );
       reply.status = 'error';
       reply.error = storedError(error, Date.now());
@@ -375,6 +391,6 @@ export class ChatController extends DisposableOwner {
 
 /** The title of a conversation: its first prompt, or the label of its first context. */
 function titleFrom(text: string, context: ContextItem[]): string {
-  const line = text.trim() ? text : context[0] ? `About ${context[0].label}` : '';
+  const line = text.trim() ? text : context[0] ? vscode.l10n.t('About {0}', context[0].label) : '';
   return titleFor(line);
 }

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import { MAX_QUERY_LENGTH } from '../../core/chat/conversationSearch';
 import { isConversationId } from '../../core/chat/conversationStore';
 import { isSelectableModel } from '../../core/chat/modelLineup';
@@ -72,7 +73,10 @@ export class ChatRouter implements SurfaceHost {
       case 'clipboard/copy':
         if (text(message.text) !== undefined) {
           await a.copy(message.text);
-          surface.post({ type: 'ui/announce', text: message.what === 'code' ? 'Code copied' : 'Message copied' });
+          surface.post({
+            type: 'ui/announce',
+            text: message.what === 'code' ? vscode.l10n.t('Code copied') : vscode.l10n.t('Message copied'),
+          });
         }
         return;
       case 'code/apply':
