@@ -1,0 +1,159 @@
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { startFakeService, type FakeService } from '../../fakeService/fakeService';
+import { repoRoot, vsixPath } from '../harness/paths';
+import { useWorkbench } from '../harness/session';
+import { chatFrame, fillInputBox, runCommand } from '../harness/workbench';
+import { replies, sendPrompt, waitForReplyEnd, waitForReplyText } from '../ui/chatHelpers';
+import { encyclopediaFrame, hoverOver, openFile } from '../ui/encyclopediaHelpers';
+
+/** Where the README's screenshots go (excluded from the .vsix by .vscodeignore). */
+const outDir = path.join(repoRoot, 'media', 'screenshots');
+/** Above this a screenshot is reported: the README should stay light. */
+const MAX_BYTES = 150 * 1024;
+const VIEWPORT = { width: 1280, height: 800 };
+
+/** A rectangle around `locators` (their union), grown by `margin` and kept inside the viewport. */
+async function around(
+  locators: Locator[],
+  margin = 8,
+): Promise<{ x: number; y: number; width: number; height: number }> {
+  const boxes = [];
+  for (const locator of locators) {
+    const box = await locator.boundingBox();
+    assert.ok(box, 'an element to capture is not visible');
+    boxes.push(box);
+  }
+  const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - margin);
+  const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - margin);
+  const right = Math.min(VIEWPORT.width, Math.max(...boxes.map((b) => b.x + b.width)) + margin);
+  const bottom = Math.min(VIEWPORT.height, Math.max(...boxes.map((b) => b.y + b.height)) + margin);
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/** Saves `media/screenshots/<name>.png` of `clip` (the whole window without one) and logs its size. */
+async function save(page: Page, name: string, clip?: Awaited<ReturnType<typeof around>>): Promise<void> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `${name}.png`);
+  await page.screenshot({ path: file, clip, animations: 'disabled', caret: 'hide' });
+  const bytes = fs.statSync(file).size;
+  console.log(`    ${path.relative(repoRoot, file)}: ${Math.round(bytes / 1024)} KiB`);
+  assert.ok(bytes < MAX_BYTES, `${name}.png is ${Math.round(bytes / 1024)} KiB (keep it under ${MAX_BYTES / 1024})`);
+}
+
+/** Drags the sash on the side bar's right edge until the side bar is `width` pixels wide. */
+async function widenSidebar(page: Page, width: number): Promise<void> {
+  const sidebar = await page.locator('.part.sidebar').boundingBox();
+  assert.ok(sidebar, 'the side bar is not visible');
+  const edge = sidebar.x + sidebar.width;
+  const sashes = page.locator('.monaco-sash.vertical');
+  for (let i = 0; i < (await sashes.count()); i++) {
+    const box = await sashes.nth(i).boundingBox();
+    if (box && box.height > 100 && Math.abs(box.x + box.width / 2 - edge) < 6) {
+      const y = box.y + box.height / 2;
+      await page.mouse.move(box.x + box.width / 2, y);
+      await page.mouse.down();
+      await page.mouse.move(sidebar.x + width, y, { steps: 8 });
+      await page.mouse.up();
+      return;
+    }
+  }
+  throw new Error('no sash on the side bar edge');
+}
+
+/**
+ * The README's screenshots, taken from the packaged extension in code-server against the fake service: run by
+ * `npm run screenshots` (scripts/screenshots.mjs), not by `npm test`.
+ */
+describe('README screenshots', function () {
+  this.timeout(120_000);
+  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
+  const axoKey = `fke_${randomBytes(12).toString('hex')}`;
+  let fake: FakeService | undefined;
+
+  before(async () => {
+    fake = await startFakeService({ chatKey, axoKey });
+  });
+  after(async () => {
+    await fake?.close();
+  });
+  const session = useWorkbench('screenshots', () => ({
+    vsix: vsixPath,
+    baseUrl: service().url,
+    env: { ALPHA_API_KEY: chatKey, AXO_API_KEY: axoKey },
+    settings: {
+      'workbench.colorTheme': 'Default Dark Modern',
+      'workbench.activityBar.location': 'default',
+      'editor.minimap.enabled': false,
+      'breadcrumbs.enabled': false,
+      'window.commandCenter': false,
+    },
+    workspaceFiles: {
+      'notes.md': '# Reading list\n\n- TypeScript handbook, chapter on generics\n- Photosynthesis basics\n',
+    },
+  }));
+
+  function service(): FakeService {
+    assert.ok(fake, 'the fake service did not start');
+    return fake;
+  }
+
+  before(async () => {
+    await session.page.setViewportSize(VIEWPORT);
+  });
+
+  it('chat streaming', async () => {
+    const page = session.page;
+    await runCommand(page, 'ALPHA: Open Chat in Editor');
+    const frame = await chatFrame(page);
+    // The fake's canned reply has emoji, which this machine's headless Chromium draws as boxes: the long reply
+    // (paragraphs and highlighted code) has none. `slow` makes it stream visibly.
+    service().setFault('slow', { path: '/v1/alpha' });
+    await sendPrompt(frame, 'Show me a loop in TypeScript and in Python #long:900');
+    await waitForReplyText(frame, 330, 30_000);
+    await save(page, 'chat-streaming', await around([page.locator('.part.editor')], 0));
+    await waitForReplyEnd(frame, 60_000);
+  });
+
+  it('code-block actions', async () => {
+    const page = session.page;
+    const frame = await chatFrame(page);
+    const block = replies(frame).last().locator('.code-block').last();
+    await block.scrollIntoViewIfNeeded();
+    await block.hover();
+    await block.getByRole('button', { name: 'Insert at cursor' }).hover();
+    await page.waitForTimeout(500); // the toolbar's hover styles
+    // Bounding boxes of elements in frames are in the page's coordinates.
+    await save(page, 'code-block-actions', await around([block], 6));
+  });
+
+  it('encyclopedia article with facts', async () => {
+    const page = session.page;
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'AXO: Open Article…');
+    await fillInputBox(page, 'TypeScript');
+    const frame = await encyclopediaFrame(page);
+    await frame.getByRole('table', { name: 'Facts' }).waitFor({ timeout: 20_000 });
+    // Give the article the side bar: the Chat view folded, the side bar wider.
+    const chatHeader = page.locator('.part.sidebar .pane-header', { hasText: /^Chat/ }).first();
+    if ((await chatHeader.getAttribute('aria-expanded')) === 'true') {
+      await chatHeader.click();
+    }
+    await widenSidebar(page, 560);
+    await page.waitForTimeout(500);
+    await save(page, 'encyclopedia-article', await around([page.locator('.part.sidebar')], 0));
+  });
+
+  it('hover over a looked-up term', async () => {
+    const page = session.page;
+    await runCommand(page, 'View: Close Primary Side Bar'); // the editor gets the width the hover wants
+    const editor = await openFile(page, 'notes.md');
+    const hover = await hoverOver(page, editor, 'TypeScript', /Anders Hejlsberg/);
+    await page.waitForTimeout(300);
+    const line = editor.locator('.view-line', { hasText: 'TypeScript' }).first();
+    await save(page, 'hover', await around([hover, line], 24));
+  });
+});
