@@ -9,11 +9,23 @@ import { vsixPath, vscodeTestDir } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, clearNotifications, fillInputBox, poll, runCommand, waitForToast } from '../harness/workbench';
 import { openChat, prompts, sendPrompt, waitForReplyEnd, waitForReplyText } from './chatHelpers';
+import { quickPickRow } from './encyclopediaHelpers';
 
 /** Where the measured activation time goes, for the README to cite. */
 const activationFile = path.join(vscodeTestDir, 'results', 'activation.json');
 /** The target for `activate()` (measured inside activate(), so code-server's own start-up does not count). */
 const ACTIVATION_TARGET_MS = 50;
+
+const WALKTHROUGH_TITLE = 'Get started with ALPHA & AXO';
+const STEPS = ['baseUrl', 'chatKey', 'encyclopediaKey', 'testConnection', 'openChat', 'lookUp'];
+
+/** Writes one machine-level setting (code-server reads machine-scoped settings such as the base URL from there). */
+function setMachineSetting(userDataDir: string, key: string, value: unknown): void {
+  const file = path.join(userDataDir, 'Machine', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  settings[key] = value;
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
 
 /** The extension's status bar item (found by its accessible label). */
 function statusItem(page: Page): Locator {
@@ -54,7 +66,7 @@ function extensionLogs(userDataDir: string): string[] {
   return found;
 }
 
-describe('Finish: activation time, status bar, workspace settings, conversation search', function () {
+describe('Finish: activation time, walkthrough, status bar, workspace settings, conversation search', function () {
   this.timeout(120_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
   const axoKey = `fke_${randomBytes(12).toString('hex')}`;
@@ -74,7 +86,7 @@ describe('Finish: activation time, status bar, workspace settings, conversation 
   });
   const session = useWorkbench('finish', () => ({
     vsix: vsixPath,
-    baseUrl: service().url,
+    // No base URL and no keys: the walkthrough sets them.
     settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
     workspaceFiles: {
       '.vscode/settings.json': `${JSON.stringify({ 'alphaAxo.baseUrl': decoyService().url }, null, 2)}\n`,
@@ -92,8 +104,8 @@ describe('Finish: activation time, status bar, workspace settings, conversation 
   }
 
   it('activate() logs its time to the log channel, under the target', async () => {
-    await runCommand(session.page, 'ALPHA: Open Chat');
-    await chatFrame(session.page);
+    // Show Logs activates the extension without opening a view (the walkthrough's "Open the chat" step is later).
+    await runCommand(session.page, 'ALPHA & AXO: Show Logs');
     let line = '';
     await poll(
       async () => {
@@ -115,8 +127,56 @@ describe('Finish: activation time, status bar, workspace settings, conversation 
     assert.ok(ms < ACTIVATION_TARGET_MS, `activate() took ${ms} ms (target ${ACTIVATION_TARGET_MS} ms)`);
   });
 
-  it('status bar: key missing until the chat key is set, then ready', async () => {
+  it('walkthrough: each step turns done as it is done through the UI', async () => {
     const page = session.page;
+    const step = (id: string) => page.locator(`.gettingStartedContainer [data-done-step-id$="#${id}"]`).first();
+    const done = async (id: string) => (await step(id).getAttribute('aria-checked')) === 'true';
+    // Escape (which the palette helper presses first) takes the walkthrough back to the Welcome page: open it again
+    // after each action, which also shows that what is done stays done.
+    const openWalkthrough = async () => {
+      await runCommand(page, 'Welcome: Open Walkthrough...');
+      await quickPickRow(page, WALKTHROUGH_TITLE).click({ timeout: 15_000 });
+      await step('lookUp').waitFor({ state: 'attached', timeout: 20_000 });
+    };
+    const waitDone = async (id: string) => {
+      await openWalkthrough();
+      await poll(() => done(id), 15_000, `the walkthrough step "${id}" did not turn done`);
+    };
+    await openWalkthrough();
+    for (const id of STEPS) {
+      assert.equal(await done(id), false, `the step "${id}" is done before it was done`);
+    }
+
+    // The base URL is machine-scoped: user (remote) settings, where the step's link leads.
+    setMachineSetting(session.server.userDataDir, 'alphaAxo.baseUrl', service().url);
+    await waitDone('baseUrl');
+    await runCommand(page, 'ALPHA: Set Chat API Key');
+    await fillInputBox(page, chatKey);
+    await waitDone('chatKey');
+    await runCommand(page, 'AXO: Set Encyclopedia API Key');
+    await fillInputBox(page, axoKey);
+    await waitDone('encyclopediaKey');
+    await clearNotifications(page);
+    await runCommand(page, 'ALPHA & AXO: Test Connection');
+    const toast = await waitForToast(page, /Chat: (OK|failed)[\s\S]*Encyclopedia: (OK|failed)/);
+    assert.match(toast, /Chat: OK.*Encyclopedia: OK/);
+    await waitDone('testConnection');
+    await runCommand(page, 'ALPHA: Open Chat');
+    await chatFrame(page);
+    await waitDone('openChat');
+    await runCommand(page, 'AXO: Open Article…');
+    await fillInputBox(page, 'TypeScript');
+    await waitDone('lookUp');
+    for (const id of STEPS) {
+      assert.equal(await done(id), true, `the step "${id}" is not done`);
+    }
+  });
+
+  it('status bar: key missing after the keys are removed, ready once the chat key is set', async () => {
+    const page = session.page;
+    await waitForStatus(page, /is ready/i);
+    await runCommand(page, 'ALPHA & AXO: Clear API Keys');
+    await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Remove Keys' }).click({ timeout: 10_000 });
     const missing = await waitForStatus(page, /no chat API key/i);
     assert.match(missing, /ALPHA: no key/);
     await statusItem(page).click();
