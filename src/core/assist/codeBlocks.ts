@@ -60,9 +60,9 @@ export function streamingCodeBlock(markdown: string, languageId: string): CodeBl
   if (!block || block.closed) {
     return block;
   }
-  const complete = markdown.endsWith('\n')
-    ? block.code
-    : block.code.slice(0, Math.max(0, block.code.lastIndexOf('\n')));
+  // The text after the block's last line end is still arriving ('' once that line end came): drop it, so the code
+  // only ever grows (a trailing line end that disappears again would make the editor replace everything).
+  const complete = block.code.slice(0, Math.max(0, block.code.lastIndexOf('\n')));
   return { ...block, code: complete };
 }
 
