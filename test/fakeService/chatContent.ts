@@ -32,6 +32,8 @@ export function stripFaultDirective(text: string): string {
  *
  * Directives in the last user message (anywhere in its text), first match wins in this order:
  * `#echo` → that message's content exactly; `#long:N` → `longReply(N)`; `#hostile` → `hostileReply()`;
+ * `#reply:B64` → the UTF-8 text whose base64url encoding is B64 (see `replyDirective`), so a test decides the
+ * exact reply, code blocks included, from inside a file whose code goes along in a prompt;
  * otherwise the canned markdown reply, ending with `Messages received: N.`.
  */
 export function chatReply(messages: readonly ChatMessage[]): string {
@@ -46,7 +48,16 @@ export function chatReply(messages: readonly ChatMessage[]): string {
   if (last.includes('#hostile')) {
     return hostileReply();
   }
+  const given = /#reply:([A-Za-z0-9_-]+)/.exec(last);
+  if (given) {
+    return Buffer.from(given[1], 'base64url').toString('utf8');
+  }
   return defaultReply(last, messages.length);
+}
+
+/** The `#reply:B64` directive that makes the fake answer exactly `text`. */
+export function replyDirective(text: string): string {
+  return `#reply:${Buffer.from(text, 'utf8').toString('base64url')}`;
 }
 
 function defaultReply(last: string, count: number): string {

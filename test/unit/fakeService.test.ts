@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { chatReply, longReply, type ChatMessage } from '../fakeService/chatContent';
+import { chatReply, longReply, replyDirective, type ChatMessage } from '../fakeService/chatContent';
 import { CORPUS } from '../fakeService/corpus';
 import {
   DEFAULT_AXO_KEY,
@@ -202,6 +202,17 @@ describe('fake service', () => {
       parts.forEach((p) => assert.ok(hostile.includes(p), p));
       const earlier = [{ role: 'user', content: '#echo' }, ...MESSAGES];
       assert.ok(chatReply(earlier).endsWith('Messages received: 4.'), 'only the last user message counts');
+    });
+
+    it('answers #reply:B64 with exactly the text encoded in it', () => {
+      const text = 'Here:\n\n```ts\nconst crème = `brûlée ${1}`; // 👍🏽\n```\n';
+      const directive = replyDirective(text);
+      assert.match(directive, /^#reply:[A-Za-z0-9_-]+$/);
+      const prompt = `Document this.\n\n\`\`\`js\n// ${directive}\nfunction f() {}\n\`\`\``;
+      assert.equal(chatReply([{ role: 'user', content: prompt }]), text);
+      assert.equal(chatReply([{ role: 'user', content: `${directive} #echo` }]), `${directive} #echo`, '#echo first');
+      const older = [{ role: 'user', content: directive }, ...MESSAGES];
+      assert.ok(chatReply(older).endsWith('Messages received: 4.'), 'only the last user message counts');
     });
   });
 
