@@ -27,6 +27,8 @@ export async function runExtensionHostTests(options: ExtHostRunOptions = {}): Pr
   const server = await startCodeServer({
     name: NAME,
     smokeTestDriver: true,
+    // The native chat (participants, vscode.lm model providers) is under test here.
+    disableAIFeatures: false,
     env: { ALPHA_AXO_EXTHOST_RESULTS: resultsFile, ALPHA_AXO_GREP: options.grep ?? '' },
   });
   const browser = await launchBrowser(NAME);
