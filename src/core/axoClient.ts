@@ -35,28 +35,33 @@ export class AxoClient {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** `GET /v1/axo/ask?model=&q=`. */
+  /** `GET /v1/axo/ask?model=&q=`; spaces as `+`, as the spec shows for `q`. */
   async ask(query: string, model: string, signal?: AbortSignal): Promise<Answer> {
     const q = requireText(query, l10n.t('Type a question first: it is empty.'));
     const m = requireText(model, l10n.t('Type an encyclopedia model first: it is empty.'));
-    const body = await this.get('v1/axo/ask', { model: m, q }, signal);
+    const body = await this.get('v1/axo/ask', { model: m, q }, '+', signal);
     return normalizeAnswer(body, q, m);
   }
 
-  /** `GET /v1/axo/search?q=`. */
+  /** `GET /v1/axo/search?q=`; spaces as `%20` (the spec shows `+` only for ask). */
   async search(query: string, signal?: AbortSignal): Promise<SearchResult[]> {
     const q = requireText(query, l10n.t('Type search terms first: it is empty.'));
-    return normalizeSearch(await this.get('v1/axo/search', { q }, signal));
+    return normalizeSearch(await this.get('v1/axo/search', { q }, '%20', signal));
   }
 
-  /** `GET /v1/axo/article?title=&facts=1`. */
+  /** `GET /v1/axo/article?title=&facts=1`; spaces as `%20` (the spec shows `+` only for ask). */
   async article(title: string, signal?: AbortSignal): Promise<Article> {
     const t = requireText(title, l10n.t('Type an article title first: it is empty.'));
-    return normalizeArticle(await this.get('v1/axo/article', { title: t, facts: '1' }, signal), t);
+    return normalizeArticle(await this.get('v1/axo/article', { title: t, facts: '1' }, '%20', signal), t);
   }
 
-  private async get(path: string, query: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
-    const url = urlFor(this.ctx, path, query);
+  private async get(
+    path: string,
+    query: Record<string, string>,
+    spaces: '+' | '%20',
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    const url = urlFor(this.ctx, path, query, spaces);
     const key = await requireKey(this.ctx, 'encyclopedia');
     let waited = 0;
     for (let attempt = 1; ; attempt++) {

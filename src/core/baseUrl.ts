@@ -48,8 +48,17 @@ export function parseBaseUrl(raw: string | undefined): URL {
   return url;
 }
 
-/** Builds the absolute URL of an endpoint path like `v1/alpha` with query parameters (spaces as `+`). */
-export function endpointUrl(base: URL, path: string, query?: Record<string, string | undefined>): URL {
+/**
+ * Builds the absolute URL of an endpoint path like `v1/alpha` with percent-encoded query parameters. Spaces are
+ * written as `+` by default, or as `%20` where the spec does not show `+` (`spaces: '%20'`); a literal `+` is
+ * always `%2B`.
+ */
+export function endpointUrl(
+  base: URL,
+  path: string,
+  query?: Record<string, string | undefined>,
+  spaces: '+' | '%20' = '+',
+): URL {
   const url = new URL(path.replace(/^\/+/, ''), base);
   if (query) {
     const params = new URLSearchParams();
@@ -58,7 +67,9 @@ export function endpointUrl(base: URL, path: string, query?: Record<string, stri
         params.append(name, value);
       }
     }
-    url.search = params.toString();
+    // URLSearchParams writes every space as `+` and every literal `+` as `%2B`, so each `+` here is a space.
+    const search = params.toString();
+    url.search = spaces === '+' ? search : search.replace(/\+/g, '%20');
   }
   return url;
 }

@@ -31,9 +31,14 @@ export async function requireKey(ctx: ServiceContext, kind: KeyKind): Promise<st
   return key;
 }
 
-/** Builds an endpoint URL from the current base URL. */
-export function urlFor(ctx: ServiceContext, path: string, query?: Record<string, string | undefined>): URL {
-  return endpointUrl(parseBaseUrl(ctx.baseUrl()), path, query);
+/** Builds an endpoint URL from the current base URL (spaces in the query as `+` unless told `%20`). */
+export function urlFor(
+  ctx: ServiceContext,
+  path: string,
+  query?: Record<string, string | undefined>,
+  spaces: '+' | '%20' = '+',
+): URL {
+  return endpointUrl(parseBaseUrl(ctx.baseUrl()), path, query, spaces);
 }
 
 /** Reads a JSON body; a body that is not JSON becomes a `badResponse` error quoting its start. */

@@ -35,6 +35,12 @@ describe('base URL', () => {
     assert.equal(new URLSearchParams(url.search).get('title'), 'AC/DC? Tom & Jerry #1 東京');
   });
 
+  it('encodes spaces as %20 when asked, a literal + always as %2B', () => {
+    const url = endpointUrl(parseBaseUrl('http://h'), 'v1/axo/search', { q: 'C++ and  C#' }, '%20');
+    assert.equal(url.search, '?q=C%2B%2B%20and%20%20C%23');
+    assert.equal(new URLSearchParams(url.search).get('q'), 'C++ and  C#');
+  });
+
   for (const [raw, pattern] of [
     ['', /No service URL is set/],
     ['   ', /No service URL is set/],
