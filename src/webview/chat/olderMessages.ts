@@ -1,5 +1,5 @@
 /** How many of the newest messages are drawn at once when a conversation is shown. */
-export const RECENT_MESSAGES = 20;
+export const RECENT_MESSAGES = 12;
 
 /** How many older messages are drawn per idle slice after that. */
 const CHUNK = 20;
