@@ -104,8 +104,8 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
   }
 
   it('activate() logs its time to the log channel, under the target', async () => {
-    // Show Logs activates the extension without opening a view (the walkthrough's "Open the chat" step is later).
-    await runCommand(session.page, 'ALPHA & AXO: Show Logs');
+    // A command that opens no view activates the extension (the walkthrough's "Open the chat" step comes later).
+    await runCommand(session.page, 'AXO: Clear Encyclopedia Cache');
     let line = '';
     await poll(
       async () => {
@@ -133,10 +133,20 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
     const done = async (id: string) => (await step(id).getAttribute('aria-checked')) === 'true';
     // Escape (which the palette helper presses first) takes the walkthrough back to the Welcome page: open it again
     // after each action, which also shows that what is done stays done.
+    // Something taking the focus late (a toast, a view) closes the quick pick: try again then.
     const openWalkthrough = async () => {
-      await runCommand(page, 'Welcome: Open Walkthrough...');
-      await quickPickRow(page, WALKTHROUGH_TITLE).click({ timeout: 15_000 });
-      await step('lookUp').waitFor({ state: 'attached', timeout: 20_000 });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await runCommand(page, 'Welcome: Open Walkthrough...');
+          await quickPickRow(page, WALKTHROUGH_TITLE).click({ timeout: 5_000 });
+          await step('lookUp').waitFor({ state: 'attached', timeout: 15_000 });
+          return;
+        } catch (error) {
+          if (attempt === 3) {
+            throw error;
+          }
+        }
+      }
     };
     const waitDone = async (id: string) => {
       await openWalkthrough();
