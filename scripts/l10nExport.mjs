@@ -1,5 +1,6 @@
 // Writes l10n/bundle.l10n.json: every message passed as a string literal to `l10n.t(…)` under src/ (the host's
-// `vscode.l10n.t` and the core's own `l10n.t`), in order of appearance, each mapped to itself. Then names the
+// `vscode.l10n.t` and the core's own `l10n.t`) and to `t(…)` under src/webview (the pages' own, fed from the same
+// bundle by the host), in order of appearance, each mapped to itself. Then names the
 // messages that l10n/bundle.l10n.de.json lacks or no longer needs. `--check` writes nothing and fails when the
 // English bundle is out of date.
 //   node scripts/l10nExport.mjs [--check]
@@ -13,12 +14,12 @@ const germanPath = join(root, 'l10n', 'bundle.l10n.de.json');
 // The one call whose message is not a literal: the host handing the core's messages to vscode.l10n.t.
 const FORWARDERS = new Set(['src/extension.ts']);
 
-/** Every .ts file under `dir`, sorted, the webviews left out (their strings come from the host). */
+/** Every .ts file under `dir`, sorted. */
 function sources(dir) {
   const out = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && relative(root, path) !== join('src', 'webview')) {
+    if (entry.isDirectory()) {
       out.push(...sources(path));
     } else if (entry.isFile() && entry.name.endsWith('.ts')) {
       out.push(path);
@@ -40,19 +41,30 @@ function unescape(body) {
   });
 }
 
+// The message argument: a '…', "…" or `…` literal without substitutions (absent when it is something else).
+const LITERAL = String.raw`\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|\x60((?:[^\x60\\$]|\\.)*)\x60)?`;
+// The host and the core call `l10n.t(…)`; the webviews call their own `t(…)` (src/webview/shared/l10n.ts).
+const HOST_CALL = new RegExp(String.raw`\bl10n\.t\(` + LITERAL, 'g');
+const WEBVIEW_CALL = new RegExp(String.raw`(?<![\w$.])t\(` + LITERAL, 'g');
+
 const messages = [];
 const problems = [];
 for (const file of sources(join(root, 'src'))) {
   const text = readFileSync(file, 'utf8');
   const name = relative(root, file).split('\\').join('/');
-  for (const match of text.matchAll(
-    /\bl10n\.t\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`)?/g,
-  )) {
+  const webview = name.startsWith('src/webview/');
+  // Neither the definition of the webviews' `t` nor a `t(…)` in a comment is a call (blanked, same length).
+  const code = webview
+    ? text
+        .replace(/\/\*[\s\S]*?\*\/|^[ \t]*\/\/.*$/gm, (comment) => comment.replace(/[^\n]/g, ' '))
+        .replace(/\bfunction t\(/g, 'function _(')
+    : text;
+  for (const match of code.matchAll(webview ? WEBVIEW_CALL : HOST_CALL)) {
     const body = match[1] ?? match[2] ?? match[3];
     if (body === undefined) {
       if (!FORWARDERS.has(name)) {
         const line = text.slice(0, match.index).split('\n').length;
-        problems.push(`${name}:${line}: l10n.t needs a string literal as its message`);
+        problems.push(`${name}:${line}: ${webview ? 't' : 'l10n.t'} needs a string literal as its message`);
       }
       continue;
     }

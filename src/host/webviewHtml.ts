@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { translationsBlock } from './webviewTranslations';
 
 /** What a webview page loads. */
 export interface WebviewPage {
@@ -36,6 +37,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
     `img-src ${webview.cspSource} data:`,
   ].join('; ');
   const css = page.hasCss ? `<link rel="stylesheet" href="${asset('dist', 'webview', `${page.bundle}.css`)}">` : '';
+  const translations = translationsBlock(vscode.l10n.bundle);
   return `<!DOCTYPE html>
 <html lang="${escapeAttr(vscode.env.language || 'en')}">
 <head>
@@ -44,7 +46,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${asset('dist', 'webview', 'codicon.css')}">
 ${css}
-<title>${escapeAttr(page.title)}</title>
+<title>${escapeAttr(page.title)}</title>${translations}
 </head>
 <body>
 <div id="root"></div>

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatMessage, l10n } from '../../src/core/l10n';
+import { translationsBlock } from '../../src/host/webviewTranslations';
+import { format, locale, t, useTranslations } from '../../src/webview/shared/l10n';
 
 // Compiled to out/test/unit: the sources and bundles are read from the checkout.
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -15,26 +17,36 @@ function placeholders(text: string): string[] {
   return [...new Set(text.match(/\{\d+\}/g) ?? [])].sort();
 }
 
-/** Every .ts file under src/ but the webviews. */
+/** Every .ts file under src/. */
 function sourceFiles(dir = path.join(root, 'src')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      return full === path.join(root, 'src', 'webview') ? [] : sourceFiles(full);
+      return sourceFiles(full);
     }
     return entry.name.endsWith('.ts') ? [full] : [];
   });
 }
 
-/** The messages passed as literals to `l10n.t(…)` (the host's vscode.l10n.t and the core's own). */
+/**
+ * The messages passed as literals to `l10n.t(…)` (the host's vscode.l10n.t and the core's own) and, under
+ * src/webview, to the pages' `t(…)` (comments and the definition of `t` left out).
+ */
 function sourceMessages(): { messages: Set<string>; nonLiteral: string[] } {
   const messages = new Set<string>();
   const nonLiteral: string[] = [];
-  const call = /\bl10n\.t\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`)?/g;
+  const literal = String.raw`\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|\x60((?:[^\x60\\$]|\\.)*)\x60)?`;
+  const hostCall = new RegExp(String.raw`\bl10n\.t\(` + literal, 'g');
+  const webviewCall = new RegExp(String.raw`(?<![\w$.])t\(` + literal, 'g');
   for (const file of sourceFiles()) {
     const name = path.relative(root, file).split(path.sep).join('/');
-    const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(call)) {
+    const webview = name.startsWith('src/webview/');
+    const text = webview
+      ? readFileSync(file, 'utf8')
+          .replace(/\/\*[\s\S]*?\*\/|^[ \t]*\/\/.*$/gm, ' ')
+          .replace(/\bfunction t\(/g, 'function _(')
+      : readFileSync(file, 'utf8');
+    for (const match of text.matchAll(webview ? webviewCall : hostCall)) {
       const body = match[1] ?? match[2] ?? match[3];
       if (body === undefined) {
         nonLiteral.push(name);
@@ -129,9 +141,12 @@ describe('localisation', () => {
     });
   }
 
-  it('l10n/bundle.l10n.json holds every l10n.t message in src, and only those', () => {
+  it('l10n/bundle.l10n.json holds every l10n.t message in src and every t message in the webviews, and only those', () => {
     const { messages, nonLiteral } = sourceMessages();
     assert.ok(messages.size > 50, `only ${messages.size} l10n.t messages found`);
+    for (const webviewMessage of ['Message ALPHA', 'Stop generating', 'Jump to latest', 'Facts', 'Lookup {0} of {1}']) {
+      assert.ok(messages.has(webviewMessage), `the scanner misses the webview's t(${JSON.stringify(webviewMessage)})`);
+    }
     assert.deepEqual(nonLiteral, ['src/extension.ts'], 'l10n.t needs a string literal (the scanner reads it)');
     assert.deepEqual(
       [...messages].filter((m) => !(m in bundle)),
@@ -146,6 +161,38 @@ describe('localisation', () => {
     for (const [key, value] of Object.entries(bundle)) {
       assert.equal(value, key, 'the English bundle maps each message to itself');
     }
+  });
+
+  it('the webviews format their messages in English until the page brings translations', () => {
+    useTranslations(undefined);
+    assert.equal(t('Stopped.'), 'Stopped.');
+    assert.equal(t('Lookup {0} of {1}', 2, 5), 'Lookup 2 of 5');
+    assert.equal(t('Cached result from {0}. {1}', 'just now', ''), 'Cached result from just now. ');
+    assert.equal(format('{1}{0}{2}', ['a', 0]), '0a{2}');
+    assert.equal(locale(), undefined);
+  });
+
+  it('the webviews use the translations the host writes into the page', () => {
+    const german = readJson('l10n', 'bundle.l10n.de.json');
+    const block = translationsBlock({ ...(german as Record<string, string>), 'a </script> b': '<!-- x' });
+    assert.doesNotMatch(block.replace(/<\/script>$/, ''), /<\/script|<!--/i, 'text in the JSON closes the element');
+    const json = /^\n<script type="application\/json" id="l10n">(.*)<\/script>$/s.exec(block)?.[1];
+    assert.ok(json, block.slice(0, 80));
+    try {
+      useTranslations(JSON.parse(json), 'de');
+      assert.equal(t('Stop generating'), 'Generierung beenden');
+      assert.equal(t('Lookup {0} of {1}', 2, 5), 'Abfrage 2 von 5');
+      assert.equal(t('a </script> b'), '<!-- x');
+      assert.equal(t('Not a message of the bundle {0}', 1), 'Not a message of the bundle 1');
+      assert.equal(locale(), 'de');
+      useTranslations({ Send: 3, Cancel: '' }, 'not a language!');
+      assert.equal(t('Send'), 'Send', 'a value that is not a string is ignored');
+      assert.equal(t('Cancel'), 'Cancel', 'an empty translation falls back to English');
+      assert.equal(locale(), undefined, 'a language Intl rejects leaves dates to the browser');
+    } finally {
+      useTranslations(undefined);
+    }
+    assert.equal(translationsBlock(undefined), '', 'nothing is written under English');
   });
 
   it('the core formats its messages in English until the host plugs in a translator', () => {

@@ -1,4 +1,5 @@
 import type { WebviewToHost } from '../../protocol/chatProtocol';
+import { t } from '../shared/l10n';
 import { h, iconButton } from './dom';
 import { highlightInto } from './highlight';
 
@@ -34,13 +35,13 @@ export function decorateCodeBlocks(
       post({ type: 'code/apply', action, code: source(), language });
     const toolbar = h(
       'div',
-      { class: 'code-toolbar', role: 'toolbar', 'aria-label': `Code${language ? ` (${language})` : ''}` },
-      h('span', { class: 'code-language' }, language ?? 'text'),
+      { class: 'code-toolbar', role: 'toolbar', 'aria-label': language ? t('Code ({0})', language) : t('Code') },
+      h('span', { class: 'code-language' }, language ?? t('text')),
       h('span', { class: 'spacer' }),
-      iconButton('Copy code', 'copy', () => post({ type: 'clipboard/copy', text: source(), what: 'code' })),
-      iconButton('Insert at cursor', 'insert', apply('insert')),
-      iconButton('Replace selection', 'replace', apply('replace'), { class: 'icon-button needs-selection' }),
-      iconButton('Open in new editor', 'new-file', apply('open')),
+      iconButton(t('Copy code'), 'copy', () => post({ type: 'clipboard/copy', text: source(), what: 'code' })),
+      iconButton(t('Insert at cursor'), 'insert', apply('insert')),
+      iconButton(t('Replace selection'), 'replace', apply('replace'), { class: 'icon-button needs-selection' }),
+      iconButton(t('Open in new editor'), 'new-file', apply('open')),
     );
     const block = h('div', { class: 'code-block' });
     pre.replaceWith(block);

@@ -1,4 +1,5 @@
 import type { BudgetView, ContextChipView, ModelView, WebviewToHost } from '../../protocol/chatProtocol';
+import { t } from '../shared/l10n';
 import { h, icon } from './dom';
 import { chip } from './messageView';
 
@@ -27,8 +28,8 @@ function formatTokens(tokens: number): string {
 export class Composer {
   readonly element: HTMLElement;
   readonly input: HTMLTextAreaElement;
-  private readonly chips = h('div', { class: 'chips pending', 'aria-label': 'Context for the next message' });
-  private readonly models = h('select', { class: 'model-picker', 'aria-label': 'Model' });
+  private readonly chips = h('div', { class: 'chips pending', 'aria-label': t('Context for the next message') });
+  private readonly models = h('select', { class: 'model-picker', 'aria-label': t('Model') });
   private readonly budgetEl = h('span', { class: 'budget' });
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
@@ -43,15 +44,21 @@ export class Composer {
     this.input = h('textarea', {
       class: 'input',
       rows: 1,
-      'aria-label': 'Message ALPHA',
-      placeholder: 'Ask ALPHA… (Enter to send, Shift+Enter for a new line)',
+      'aria-label': t('Message ALPHA'),
+      placeholder: t('Ask ALPHA… (Enter to send, Shift+Enter for a new line)'),
     });
     this.input.value = (drafts.getState() as VsCodeState | undefined)?.draft ?? '';
     this.input.addEventListener('keydown', (e) => this.onKey(e));
     this.input.addEventListener('input', () => this.onInput());
     this.sendButton = h(
       'button',
-      { type: 'button', class: 'send', 'aria-label': 'Send', title: 'Send (Enter)', onClick: () => this.send() },
+      {
+        type: 'button',
+        class: 'send',
+        'aria-label': t('Send'),
+        title: t('Send (Enter)'),
+        onClick: () => this.send(),
+      },
       icon('send'),
     );
     this.stopButton = h(
@@ -59,8 +66,8 @@ export class Composer {
       {
         type: 'button',
         class: 'stop',
-        'aria-label': 'Stop generating',
-        title: 'Stop generating (Esc)',
+        'aria-label': t('Stop generating'),
+        title: t('Stop generating (Esc)'),
         hidden: true,
         onClick: () => this.onStop(),
       },
@@ -107,8 +114,8 @@ export class Composer {
   setModels(models: ModelView[], current: string): void {
     this.models.replaceChildren(
       ...models.map((m) => {
-        const facts = `${m.context === 'n/a' ? 'no text context' : `${m.context} context`} · ${m.latency}`;
-        const text = m.selectable ? `${m.label} · ${facts}` : `${m.label} · ${facts} — Coming soon`;
+        const facts = `${m.context === 'n/a' ? t('no text context') : t('{0} context', m.context)} · ${m.latency}`;
+        const text = m.selectable ? `${m.label} · ${facts}` : `${m.label} · ${facts} — ${t('Coming soon')}`;
         return h('option', { value: m.id, disabled: !m.selectable, title: m.capability }, text);
       }),
     );
@@ -123,11 +130,15 @@ export class Composer {
   /** The estimate of the next request against the model's context. */
   setBudget(budget: BudgetView): void {
     const share = budget.usedTokens / budget.limitTokens;
-    this.budgetEl.textContent = `≈${formatTokens(budget.usedTokens)} / ${formatTokens(budget.limitTokens)} tokens`;
+    this.budgetEl.textContent = t(
+      '≈{0} / {1} tokens',
+      formatTokens(budget.usedTokens),
+      formatTokens(budget.limitTokens),
+    );
     this.budgetEl.title =
       share > 1
-        ? 'The conversation is longer than the model’s context: the oldest turns are left out when you send.'
-        : 'Estimated size of the next request (conversation and context) against the model’s context.';
+        ? t('The conversation is longer than the model’s context: the oldest turns are left out when you send.')
+        : t('Estimated size of the next request (conversation and context) against the model’s context.');
     this.budgetEl.classList.toggle('over', share > 1);
   }
 

@@ -1,3 +1,5 @@
+import { locale, t } from '../shared/l10n';
+
 /** Attributes and handlers of an element built with `h`. */
 export interface Props {
   [name: string]: string | number | boolean | undefined | ((event: Event) => void);
@@ -52,9 +54,9 @@ export function textButton(label: string, iconName: string, onClick: () => void,
 export function relativeTime(then: number, now = Date.now()): string {
   const seconds = Math.round((now - then) / 1000);
   if (seconds < 45) {
-    return 'just now';
+    return t('just now');
   }
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const rtf = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' });
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) {
     return rtf.format(-minutes, 'minute');
@@ -64,7 +66,7 @@ export function relativeTime(then: number, now = Date.now()): string {
     return rtf.format(-hours, 'hour');
   }
   const days = Math.round(hours / 24);
-  return days < 30 ? rtf.format(-days, 'day') : new Date(then).toLocaleDateString();
+  return days < 30 ? rtf.format(-days, 'day') : new Date(then).toLocaleDateString(locale());
 }
 
 /** A message's time of day, as a fixed label. */
@@ -72,6 +74,6 @@ export function clockTime(ms: number): string {
   const date = new Date(ms);
   const sameDay = new Date().toDateString() === date.toDateString();
   return sameDay
-    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    ? date.toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleString(locale(), { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -1,4 +1,5 @@
 import type { ConversationMatchView, ConversationSummaryView, WebviewToHost } from '../../protocol/chatProtocol';
+import { locale, t } from '../shared/l10n';
 import { h, icon, iconButton, relativeTime } from './dom';
 
 /** How long typing pauses before the host is asked to search. */
@@ -12,12 +13,12 @@ const SEARCH_DELAY_MS = 150;
 export class HistoryPanel {
   readonly element: HTMLElement;
   readonly toggle: HTMLButtonElement;
-  private readonly list = h('ul', { class: 'history-list', id: 'history-list', 'aria-label': 'Conversations' });
+  private readonly list = h('ul', { class: 'history-list', id: 'history-list', 'aria-label': t('Conversations') });
   private readonly search = h('input', {
     type: 'search',
     id: 'history-search',
     class: 'history-search',
-    placeholder: 'Search titles and messages',
+    placeholder: t('Search titles and messages'),
     autocomplete: 'off',
     spellcheck: 'false',
     'aria-controls': 'history-list',
@@ -33,18 +34,18 @@ export class HistoryPanel {
   constructor(private readonly post: (message: WebviewToHost) => void) {
     this.element = h(
       'section',
-      { class: 'history', 'aria-label': 'Conversations', hidden: true },
-      h('h2', {}, 'Conversations'),
+      { class: 'history', 'aria-label': t('Conversations'), hidden: true },
+      h('h2', {}, t('Conversations')),
       h(
         'div',
         { class: 'history-search-row', role: 'search' },
-        h('label', { for: 'history-search', class: 'sr-only' }, 'Search conversations'),
+        h('label', { for: 'history-search', class: 'sr-only' }, t('Search conversations')),
         this.search,
       ),
       this.status,
       this.list,
     );
-    this.toggle = iconButton('Show conversations', 'history', () => this.setOpen(this.element.hidden), {
+    this.toggle = iconButton(t('Show conversations'), 'history', () => this.setOpen(this.element.hidden), {
       'aria-expanded': 'false',
     });
     this.element.addEventListener('keydown', (e) => {
@@ -86,8 +87,8 @@ export class HistoryPanel {
   setOpen(open: boolean): void {
     this.element.hidden = !open;
     this.toggle.setAttribute('aria-expanded', String(open));
-    this.toggle.setAttribute('aria-label', open ? 'Hide conversations' : 'Show conversations');
-    this.toggle.title = open ? 'Hide conversations' : 'Show conversations';
+    this.toggle.setAttribute('aria-label', open ? t('Hide conversations') : t('Show conversations'));
+    this.toggle.title = open ? t('Hide conversations') : t('Show conversations');
     if (open) {
       this.draw();
       this.list.querySelector<HTMLElement>('[aria-current="true"], button')?.focus();
@@ -170,20 +171,22 @@ export class HistoryPanel {
     const searching = this.query() !== '' && this.matches !== undefined;
     if (this.conversations.length === 0) {
       this.status.textContent = '';
-      this.list.replaceChildren(h('li', { class: 'empty' }, 'No conversations yet.'));
+      this.list.replaceChildren(h('li', { class: 'empty' }, t('No conversations yet.')));
       return;
     }
     const shown = this.shown();
     if (searching) {
       this.status.textContent =
         shown.length === 0
-          ? 'No conversations match'
-          : `${shown.length} ${shown.length === 1 ? 'conversation matches' : 'conversations match'}`;
+          ? t('No conversations match')
+          : shown.length === 1
+            ? t('{0} conversation matches', shown.length)
+            : t('{0} conversations match', shown.length);
     } else {
       this.status.textContent = '';
     }
     if (shown.length === 0) {
-      this.list.replaceChildren(h('li', { class: 'empty' }, 'No conversations match'));
+      this.list.replaceChildren(h('li', { class: 'empty' }, t('No conversations match')));
       return;
     }
     const now = Date.now();
@@ -197,7 +200,7 @@ export class HistoryPanel {
             type: 'button',
             class: 'history-item',
             'aria-current': current ? 'true' : undefined,
-            title: `${c.title} · ${new Date(c.updatedAt).toLocaleString()} · ${c.messageCount} messages`,
+            title: `${c.title} · ${new Date(c.updatedAt).toLocaleString(locale())} · ${t('{0} messages', c.messageCount)}`,
             onClick: () => {
               this.setOpen(false);
               this.post({ type: 'conversation/switch', id: c.id });
@@ -209,7 +212,7 @@ export class HistoryPanel {
           snippet &&
             h('span', { class: 'history-snippet' }, snippet.before, h('mark', {}, snippet.match), snippet.after),
         );
-        const remove = iconButton(`Delete conversation ${c.title}`, 'trash', () =>
+        const remove = iconButton(t('Delete conversation {0}', c.title), 'trash', () =>
           this.post({ type: 'conversation/delete', id: c.id }),
         );
         return h('li', {}, open, remove);

@@ -1,10 +1,13 @@
+import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
+import { t } from '../shared/l10n';
 import { decorateCodeBlocks } from './codeBlocks';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
 import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
 import { OlderMessages, RECENT_MESSAGES } from './olderMessages';
+import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
 import './chat.css';
 
@@ -25,7 +28,7 @@ interface Streaming {
  * what changes; the page draws it. The only thing it remembers across a reload is the unsent draft.
  */
 class ChatApp {
-  private readonly log = h('main', { class: 'log', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'off' });
+  private readonly log = h('main', { class: 'log', role: 'log', 'aria-label': t('Conversation'), 'aria-live': 'off' });
   private readonly announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
   private readonly title = h('h1', { class: 'title' }, 'ALPHA');
   private readonly scroller = new Scroller(this.log);
@@ -57,8 +60,8 @@ class ChatApp {
       this.history.toggle,
       this.title,
       h('span', { class: 'spacer' }),
-      iconButton('Export conversation as Markdown', 'export', () => post({ type: 'conversation/export' })),
-      iconButton('New conversation', 'add', () => post({ type: 'conversation/new' })),
+      iconButton(t('Export conversation as Markdown'), 'export', () => post({ type: 'conversation/export' })),
+      iconButton(t('New conversation'), 'add', () => post({ type: 'conversation/new' })),
     );
     root.replaceChildren(
       header,
@@ -194,10 +197,10 @@ class ChatApp {
     this.scroller.contentChanged();
     this.announce(
       message.type === 'chat/error'
-        ? `ALPHA could not finish: ${message.error.message}`
+        ? t('ALPHA could not finish: {0}', message.error.message)
         : message.status === 'stopped'
-          ? 'ALPHA stopped. The partial reply is kept.'
-          : 'ALPHA replied.',
+          ? t('ALPHA stopped. The partial reply is kept.')
+          : t('ALPHA replied.'),
     );
   }
 
@@ -210,7 +213,7 @@ class ChatApp {
     }
     const toolbar = this.elements.get(last.id)?.article.querySelector('.message-actions');
     toolbar?.append(
-      iconButton('Regenerate', 'refresh', () => this.post({ type: 'chat/regenerate' }), {
+      iconButton(t('Regenerate'), 'refresh', () => this.post({ type: 'chat/regenerate' }), {
         class: 'icon-button regenerate',
       }),
     );
@@ -228,7 +231,7 @@ class ChatApp {
     if (!body || article.querySelector('.edit-box')) {
       return;
     }
-    const input = h('textarea', { class: 'input edit-box', 'aria-label': 'Edit message', rows: 3 });
+    const input = h('textarea', { class: 'input edit-box', 'aria-label': t('Edit message'), rows: 3 });
     input.value = message.content;
     const cancel = () => {
       box.replaceWith(body);
@@ -242,8 +245,8 @@ class ChatApp {
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'button', class: 'text-button', onClick: send }, icon('send'), h('span', {}, 'Send')),
-        h('button', { type: 'button', class: 'text-button secondary', onClick: cancel }, h('span', {}, 'Cancel')),
+        h('button', { type: 'button', class: 'text-button', onClick: send }, icon('send'), h('span', {}, t('Send'))),
+        h('button', { type: 'button', class: 'text-button secondary', onClick: cancel }, h('span', {}, t('Cancel'))),
       ),
     );
     input.addEventListener('keydown', (e) => {
@@ -260,7 +263,7 @@ class ChatApp {
   }
 
   private setTitle(title: string | undefined): void {
-    this.title.textContent = title || 'New conversation';
+    this.title.textContent = title || t('New conversation');
     this.title.title = this.title.textContent;
   }
 
@@ -275,7 +278,7 @@ class ChatApp {
       if (button.dataset.imageUrl !== message.url) {
         continue;
       }
-      const alt = button.textContent?.replace(/^Load image: /, '') ?? 'image';
+      const alt = imageAlt(button) ?? t('image');
       button.replaceWith(
         message.type === 'image/loaded'
           ? h('img', { src: message.dataUri, alt, class: 'loaded-image' })
@@ -314,20 +317,22 @@ class ChatApp {
 function welcome(): HTMLElement {
   return h(
     'section',
-    { class: 'welcome', 'aria-label': 'Welcome' },
+    { class: 'welcome', 'aria-label': t('Welcome') },
     h('span', { class: 'codicon codicon-sparkle welcome-icon', 'aria-hidden': 'true' }),
-    h('h2', {}, 'Chat with ALPHA'),
+    h('h2', {}, t('Chat with ALPHA')),
     h(
       'p',
       {},
-      'Ask about code, ideas or facts. Select code in an editor and choose “Add Selection to Chat” to send it along.',
+      t(
+        'Ask about code, ideas or facts. Select code in an editor and choose “Add Selection to Chat” to send it along.',
+      ),
     ),
     h(
       'ul',
       {},
-      h('li', {}, 'Enter sends, Shift+Enter starts a new line, Esc stops a reply.'),
-      h('li', {}, 'Every code block can be copied, inserted at the cursor or opened in a new editor.'),
-      h('li', {}, 'Conversations are kept: open them from the history button.'),
+      h('li', {}, t('Enter sends, Shift+Enter starts a new line, Esc stops a reply.')),
+      h('li', {}, t('Every code block can be copied, inserted at the cursor or opened in a new editor.')),
+      h('li', {}, t('Conversations are kept: open them from the history button.')),
     ),
   );
 }

@@ -1,4 +1,5 @@
 import type { ChatErrorAction, ContextChipView, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
+import { t } from '../shared/l10n';
 import { clockTime, h, icon, iconButton } from './dom';
 import { errorNotice } from './errorNotice';
 import { renderMarkdownInto, StreamRenderer, type Decorate } from './streamRenderer';
@@ -27,7 +28,7 @@ export function chip(view: ContextChipView, remove?: () => void): HTMLElement {
     { class: 'chip', title: view.detail },
     icon('file-code'),
     h('span', { class: 'chip-label' }, view.label),
-    remove ? iconButton(`Remove ${view.label}`, 'close', remove, { class: 'icon-button chip-remove' }) : undefined,
+    remove ? iconButton(t('Remove {0}', view.label), 'close', remove, { class: 'icon-button chip-remove' }) : undefined,
   );
 }
 
@@ -37,8 +38,12 @@ export function chip(view: ContextChipView, remove?: () => void): HTMLElement {
  */
 export function messageElement(message: MessageView, ctx: MessageContext, streaming: boolean): MessageElement {
   const isUser = message.role === 'user';
-  const author = isUser ? 'You' : 'ALPHA';
-  const toolbar = h('div', { class: 'message-actions', role: 'toolbar', 'aria-label': `${author} message actions` });
+  const author = isUser ? t('You') : 'ALPHA';
+  const toolbar = h('div', {
+    class: 'message-actions',
+    role: 'toolbar',
+    'aria-label': t('{0} message actions', author),
+  });
   const body = h('div', { class: isUser ? 'content plain' : 'content markdown' });
   const footer = h('div', { class: 'message-footer' });
   const article = h(
@@ -62,17 +67,19 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
   );
   const element: MessageElement = { article, body, footer };
   toolbar.append(
-    iconButton('Copy message', 'copy', () =>
+    iconButton(t('Copy message'), 'copy', () =>
       ctx.post({ type: 'clipboard/copy', text: element.renderer?.source ?? message.content, what: 'message' }),
     ),
   );
   if (isUser) {
     body.textContent = message.content;
-    toolbar.append(iconButton('Edit and resend', 'edit', () => ctx.edit(message, article)));
+    toolbar.append(iconButton(t('Edit and resend'), 'edit', () => ctx.edit(message, article)));
   } else if (streaming) {
     element.renderer = new StreamRenderer(body, ctx.decorate, ctx.onRendered);
     element.renderer.reset(message.content);
-    footer.replaceChildren(h('span', { class: 'writing' }, icon('loading', true), h('span', {}, 'ALPHA is writing…')));
+    footer.replaceChildren(
+      h('span', { class: 'writing' }, icon('loading', true), h('span', {}, t('ALPHA is writing…'))),
+    );
   } else {
     renderMarkdownInto(body, message.content, ctx.decorate);
   }
@@ -90,11 +97,11 @@ export function showOutcome(
 ): void {
   const parts: HTMLElement[] = [];
   if (message.status === 'interrupted') {
-    const text = message.notice ?? 'Interrupted before the reply was complete.';
+    const text = message.notice ?? t('Interrupted before the reply was complete.');
     parts.push(h('div', { class: 'notice interrupted', role: 'note' }, icon('warning'), h('span', {}, text)));
   }
   if (message.status === 'stopped') {
-    parts.push(h('div', { class: 'notice stopped' }, icon('debug-stop'), h('span', {}, 'Stopped.')));
+    parts.push(h('div', { class: 'notice stopped' }, icon('debug-stop'), h('span', {}, t('Stopped.'))));
   }
   if (message.status === 'error' && message.error) {
     parts.push(errorNotice(message.error, run));

@@ -1,4 +1,5 @@
 import DOMPurify from 'dompurify';
+import { t } from '../shared/l10n';
 import { h, icon } from './dom';
 
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -13,6 +14,14 @@ export function isOpenableUrl(url: string | null | undefined): url is string {
   } catch {
     return false;
   }
+}
+
+/** The alt text of each "Load image" button, for the image that replaces it (kept out of the DOM). */
+const imageAlts = new WeakMap<Element, string>();
+
+/** The alt text of a "Load image" button made by `safeFragment`. */
+export function imageAlt(button: Element): string | undefined {
+  return imageAlts.get(button);
 }
 
 function isImageUrl(url: string | undefined): url is string {
@@ -58,7 +67,7 @@ export function safeFragment(html: string): DocumentFragment {
       a.replaceWith(
         h(
           'span',
-          { class: 'inert-link', title: 'Link not opened: only http, https and mailto links are' },
+          { class: 'inert-link', title: t('Link not opened: only http, https and mailto links are') },
           a.textContent ?? '',
         ),
       );
@@ -66,17 +75,19 @@ export function safeFragment(html: string): DocumentFragment {
   }
   for (const span of Array.from(fragment.querySelectorAll<HTMLElement>('span.image-placeholder'))) {
     const src = span.dataset.src;
-    const alt = span.dataset.alt || 'image';
-    span.replaceWith(
-      isImageUrl(src)
-        ? h(
-            'button',
-            { type: 'button', class: 'load-image', 'data-image-url': src, title: `Load ${src}` },
-            icon('file-media'),
-            h('span', {}, `Load image: ${alt}`),
-          )
-        : h('span', { class: 'inert-link' }, alt),
-    );
+    const alt = span.dataset.alt || t('image');
+    if (isImageUrl(src)) {
+      const button = h(
+        'button',
+        { type: 'button', class: 'load-image', 'data-image-url': src, title: t('Load {0}', src) },
+        icon('file-media'),
+        h('span', {}, t('Load image: {0}', alt)),
+      );
+      imageAlts.set(button, alt);
+      span.replaceWith(button);
+    } else {
+      span.replaceWith(h('span', { class: 'inert-link' }, alt));
+    }
   }
   return fragment;
 }

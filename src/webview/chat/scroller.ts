@@ -1,3 +1,4 @@
+import { t } from '../shared/l10n';
 import { h, icon } from './dom';
 
 /** How close to the bottom still counts as "at the bottom", in pixels. */
@@ -17,7 +18,7 @@ export class Scroller {
       'button',
       { type: 'button', class: 'jump-latest', hidden: true, onClick: () => this.jumpToLatest(true) },
       icon('arrow-down'),
-      h('span', {}, 'Jump to latest'),
+      h('span', {}, t('Jump to latest')),
     );
     log.addEventListener('scroll', () => this.onScroll(), { passive: true });
   }

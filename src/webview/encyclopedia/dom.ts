@@ -1,3 +1,5 @@
+import { locale, t } from '../shared/l10n';
+
 /** Attributes and handlers of an element built with `h`. */
 export interface Props {
   [name: string]: string | number | boolean | undefined | ((event: Event) => void);
@@ -52,9 +54,9 @@ export function iconButton(label: string, iconName: string, onClick: () => void,
 export function relativeTime(then: number, now = Date.now()): string {
   const seconds = Math.round((now - then) / 1000);
   if (seconds < 45) {
-    return 'just now';
+    return t('just now');
   }
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const rtf = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' });
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) {
     return rtf.format(-minutes, 'minute');

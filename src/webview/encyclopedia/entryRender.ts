@@ -1,4 +1,5 @@
 import type { CitationView, EntryView, FactView, WebviewToHost } from '../../protocol/encyclopediaProtocol';
+import { t } from '../shared/l10n';
 import { h, icon, textButton } from './dom';
 import { isWebUrl, renderMarkdown } from './markdown';
 
@@ -19,7 +20,7 @@ function citations(list: CitationView[]): HTMLElement | undefined {
   return h(
     'section',
     { 'aria-labelledby': 'sources-heading' },
-    h('h2', { id: 'sources-heading' }, 'Sources'),
+    h('h2', { id: 'sources-heading' }, t('Sources')),
     h('ol', { class: 'citations' }, ...list.map((c) => h('li', {}, externalLink(c.title, c.url)))),
   );
 }
@@ -39,8 +40,8 @@ function factsTable(facts: FactView[], post: Post): HTMLElement {
           {
             type: 'button',
             class: 'icon-button',
-            'aria-label': `Insert fact: ${f.name}`,
-            title: `Insert “${f.value}” at the cursor`,
+            'aria-label': t('Insert fact: {0}', f.name),
+            title: t('Insert “{0}” at the cursor', f.value),
             onClick: () => post({ type: 'fact/insert', index }),
           },
           icon('insert'),
@@ -51,15 +52,15 @@ function factsTable(facts: FactView[], post: Post): HTMLElement {
   return h(
     'table',
     { class: 'facts' },
-    h('caption', {}, 'Facts'),
+    h('caption', {}, t('Facts')),
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, 'Fact'),
-        h('th', { scope: 'col' }, 'Value'),
+        h('th', { scope: 'col' }, t('Fact')),
+        h('th', { scope: 'col' }, t('Value')),
         h('td', { class: 'row-action' }),
       ),
     ),
@@ -82,20 +83,20 @@ function mediaList(media: string[], post: Post): HTMLElement | undefined {
   }
   const items = media.map((url) => {
     const name = mediaName(url);
-    const show = textButton('Show image', 'eye', () => {
+    const show = textButton(t('Show image'), 'eye', () => {
       show.disabled = true;
-      show.querySelector('span:last-child')!.textContent = 'Loading…';
+      show.querySelector('span:last-child')!.textContent = t('Loading…');
       post({ type: 'media/load', url });
     });
-    show.setAttribute('aria-label', `Show image ${name}`);
+    show.setAttribute('aria-label', t('Show image {0}', name));
     show.dataset.mediaUrl = url;
     return h('li', { class: 'media-item' }, externalLink(name, url), isWebUrl(url) ? show : undefined);
   });
   return h(
     'section',
     { 'aria-labelledby': 'media-heading' },
-    h('h2', { id: 'media-heading' }, 'Media'),
-    h('p', { class: 'hint' }, 'Images load only when you ask for them.'),
+    h('h2', { id: 'media-heading' }, t('Media')),
+    h('p', { class: 'hint' }, t('Images load only when you ask for them.')),
     h('ul', { class: 'media' }, ...items),
   );
 }
@@ -104,7 +105,11 @@ function body(text: string, unrecognised?: boolean): HTMLElement {
   const div = h('div', { class: 'content' });
   if (unrecognised) {
     div.append(
-      h('p', { class: 'hint' }, 'The service answered in a form this extension does not know; here it is as it came:'),
+      h(
+        'p',
+        { class: 'hint' },
+        t('The service answered in a form this extension does not know; here it is as it came:'),
+      ),
     );
   }
   div.append(renderMarkdown(text));
@@ -130,7 +135,7 @@ export function renderEntry(entry: EntryView, post: Post): HTMLElement {
             { class: 'source-link' },
             icon('link-external'),
             ' ',
-            externalLink('Read the article on the web', entry.url),
+            externalLink(t('Read the article on the web'), entry.url),
           )
         : undefined,
     );
@@ -140,7 +145,7 @@ export function renderEntry(entry: EntryView, post: Post): HTMLElement {
       'article',
       { 'aria-labelledby': 'entry-title' },
       h('h1', { id: 'entry-title' }, entry.query),
-      h('p', { class: 'meta' }, `Answer from ${entry.modelLabel}`),
+      h('p', { class: 'meta' }, t('Answer from {0}', entry.modelLabel)),
       body(entry.text, entry.unrecognised),
       citations(entry.citations),
     );
@@ -160,7 +165,7 @@ export function renderEntry(entry: EntryView, post: Post): HTMLElement {
   return h(
     'section',
     { 'aria-labelledby': 'entry-title' },
-    h('h1', { id: 'entry-title' }, `Results for “${entry.query}”`),
+    h('h1', { id: 'entry-title' }, t('Results for “{0}”', entry.query)),
     h('ul', { class: 'results' }, ...results),
   );
 }

@@ -1,3 +1,4 @@
+import '../shared/pageL10n';
 import type {
   ActionView,
   HostToWebview,
@@ -5,6 +6,7 @@ import type {
   SourceView,
   WebviewToHost,
 } from '../../protocol/encyclopediaProtocol';
+import { locale, t } from '../shared/l10n';
 import { h, icon, iconButton, relativeTime, textButton } from './dom';
 import { renderEntry } from './entryRender';
 import './encyclopedia.css';
@@ -23,24 +25,24 @@ document.body.dataset.view = 'encyclopedia';
 function toolbar(nav: NavView, entryActions: 'none' | 'entry' | 'article'): HTMLElement {
   const bar = h(
     'div',
-    { role: 'toolbar', 'aria-label': 'Encyclopedia', class: 'toolbar' },
-    iconButton('Back', 'arrow-left', () => post({ type: 'history/back' }), !nav.canGoBack),
-    iconButton('Forward', 'arrow-right', () => post({ type: 'history/forward' }), !nav.canGoForward),
+    { role: 'toolbar', 'aria-label': t('Encyclopedia'), class: 'toolbar' },
+    iconButton(t('Back'), 'arrow-left', () => post({ type: 'history/back' }), !nav.canGoBack),
+    iconButton(t('Forward'), 'arrow-right', () => post({ type: 'history/forward' }), !nav.canGoForward),
     nav.length
       ? h(
           'span',
-          { class: 'position', 'aria-label': `Lookup ${nav.index} of ${nav.length}` },
+          { class: 'position', 'aria-label': t('Lookup {0} of {1}', nav.index, nav.length) },
           `${nav.index}/${nav.length}`,
         )
       : undefined,
   );
   if (entryActions !== 'none') {
     bar.append(
-      iconButton('Refresh', 'refresh', () => post({ type: 'lookup/refresh' })),
+      iconButton(t('Refresh'), 'refresh', () => post({ type: 'lookup/refresh' })),
       h('span', { class: 'spacer' }),
-      textButton('Open as Markdown', 'markdown', () => post({ type: 'entry/openMarkdown' })),
-      entryActions === 'article' ? textButton('Insert fact', 'insert', () => post({ type: 'fact/insert' })) : '',
-      textButton('Ask ALPHA about this', 'comment-discussion', () => post({ type: 'entry/askAlpha' })),
+      textButton(t('Open as Markdown'), 'markdown', () => post({ type: 'entry/openMarkdown' })),
+      entryActions === 'article' ? textButton(t('Insert fact'), 'insert', () => post({ type: 'fact/insert' })) : '',
+      textButton(t('Ask ALPHA about this'), 'comment-discussion', () => post({ type: 'entry/askAlpha' })),
     );
   }
   return bar;
@@ -52,16 +54,16 @@ function sourceBadge(source: SourceView): HTMLElement | undefined {
       'div',
       { class: 'notice stale', role: 'status' },
       icon('cloud-offline'),
-      h('span', {}, `Cached result from ${relativeTime(source.storedAt)}. ${source.notice ?? ''}`),
+      h('span', {}, t('Cached result from {0}. {1}', relativeTime(source.storedAt), source.notice ?? '')),
     );
   }
   if (source.cached) {
-    const when = new Date(source.storedAt).toLocaleString();
+    const when = new Date(source.storedAt).toLocaleString(locale());
     return h(
       'div',
-      { class: 'badge', title: `Fetched ${when}` },
+      { class: 'badge', title: t('Fetched {0}', when) },
       icon('database'),
-      h('span', {}, `Cached · ${relativeTime(source.storedAt)}`),
+      h('span', {}, t('Cached · {0}', relativeTime(source.storedAt))),
     );
   }
   return undefined;
@@ -83,18 +85,20 @@ function welcome(): HTMLElement {
   return h(
     'section',
     { class: 'welcome', 'aria-labelledby': 'welcome-title' },
-    h('h1', { id: 'welcome-title' }, 'AXO Encyclopedia'),
+    h('h1', { id: 'welcome-title' }, t('AXO Encyclopedia')),
     h(
       'p',
       {},
-      'Ask a factual question, search, or open an article. Select text in an editor and choose “Look Up in AXO” from its context menu. Terms you look up show their facts when you hover them in any editor.',
+      t(
+        'Ask a factual question, search, or open an article. Select text in an editor and choose “Look Up in AXO” from its context menu. Terms you look up show their facts when you hover them in any editor.',
+      ),
     ),
     h(
       'div',
       { class: 'actions' },
-      textButton('Ask…', 'question', () => post({ type: 'command/run', command: 'axo.ask' })),
-      textButton('Search…', 'search', () => post({ type: 'command/run', command: 'axo.search' })),
-      textButton('Open Article…', 'book', () => post({ type: 'command/run', command: 'axo.article' })),
+      textButton(t('Ask…'), 'question', () => post({ type: 'command/run', command: 'axo.ask' })),
+      textButton(t('Search…'), 'search', () => post({ type: 'command/run', command: 'axo.search' })),
+      textButton(t('Open Article…'), 'book', () => post({ type: 'command/run', command: 'axo.article' })),
     ),
   );
 }
@@ -115,7 +119,7 @@ function render(message: HostToWebview): void {
           { class: 'loading', role: 'status', 'aria-live': 'polite' },
           icon('loading', true),
           h('span', {}, `${message.label}…`),
-          textButton('Cancel', 'close', () => post({ type: 'lookup/cancel', requestId: message.requestId })),
+          textButton(t('Cancel'), 'close', () => post({ type: 'lookup/cancel', requestId: message.requestId })),
         ),
       );
       break;
@@ -154,7 +158,7 @@ function showMedia(message: Extract<HostToWebview, { type: 'media/loaded' | 'med
     }
     const item = button.closest('li');
     if (message.type === 'media/loaded') {
-      const name = item?.querySelector('a, .inert-link')?.textContent ?? 'Image';
+      const name = item?.querySelector('a, .inert-link')?.textContent ?? t('Image');
       button.replaceWith(h('img', { src: message.dataUri, alt: name, class: 'media-image' }));
     } else {
       button.replaceWith(h('span', { class: 'hint', role: 'status' }, message.message));
