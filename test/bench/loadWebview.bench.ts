@@ -14,8 +14,8 @@ const STREAM_CHARS = 5_000_000;
 /** Deltas of 4 to 256 characters: one to sixty-odd tokens, what one network read carries to the host. */
 const DELTA_MIN = 4;
 const DELTA_MAX = 256;
-/** The host posts this many deltas every 16 ms (about 240 KB/s, far faster than a model writes), on a clock. */
-const DELTAS_PER_TICK = 30;
+/** The host posts this many deltas every 16 ms (about 160 KB/s, far faster than a model writes), on a clock. */
+const DELTAS_PER_TICK = 20;
 const TICK_MS = 16;
 const IDLE_MS = 2000;
 const LONG_TASK_LIMIT_MS = 200;
