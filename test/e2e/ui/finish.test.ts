@@ -6,6 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startFakeService, type FakeService } from '../../fakeService/fakeService';
 import { freePort } from '../harness/codeServer';
 import { vsixPath, vscodeTestDir } from '../harness/paths';
+import { countFiles, scanForSecrets } from '../harness/secretScan';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, clearNotifications, fillInputBox, poll, runCommand, waitForToast } from '../harness/workbench';
 import { openChat, prompts, sendPrompt, waitForReplyEnd, waitForReplyText } from './chatHelpers';
@@ -18,6 +19,11 @@ const ACTIVATION_TARGET_MS = 50;
 
 const WALKTHROUGH_TITLE = 'Get started with ALPHA & AXO';
 const STEPS = ['baseUrl', 'chatKey', 'encyclopediaKey', 'testConnection', 'openChat', 'lookUp'];
+
+/** The outer HTML of a page's root element (run in the page). */
+function outerHtml(element: unknown): string {
+  return (element as { outerHTML: string }).outerHTML;
+}
 
 /** Writes one machine-level setting (code-server reads machine-scoped settings such as the base URL from there). */
 function setMachineSetting(userDataDir: string, key: string, value: unknown): void {
@@ -322,5 +328,33 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
     await poll(async () => (await items.count()) >= 3, 5_000, 'clearing the search did not list everything again');
     await search.press('Escape');
     await search.waitFor({ state: 'hidden', timeout: 5_000 });
+  });
+
+  it('leaves neither key in any webview page, nor in any file of the run (user data, extensions, workspace, logs)', async () => {
+    const page = session.page;
+    const outer = page.locator('iframe.webview');
+    const count = await outer.count();
+    assert.ok(count >= 2, `only ${count} webviews to scan`);
+    for (let i = 0; i < count; i++) {
+      const html = await outer
+        .nth(i)
+        .contentFrame()
+        .locator('iframe#active-frame')
+        .contentFrame()
+        .locator('html')
+        .evaluate(outerHtml);
+      for (const key of [chatKey, axoKey]) {
+        assert.ok(!html.includes(key), `webview ${i} holds a key`);
+      }
+    }
+    const { runDir, userDataDir } = session.server;
+    await session.close(); // the server flushes its logs and state as it stops
+    const hits = scanForSecrets(runDir, [chatKey, axoKey]);
+    assert.deepEqual(hits, [], `keys found in ${runDir}`);
+    assert.ok(countFiles(runDir) > 10, `the scan found almost nothing to read in ${runDir}`);
+    const logs = extensionLogs(userDataDir)
+      .map((file) => fs.readFileSync(file, 'utf8'))
+      .join('\n');
+    assert.match(logs, /Authorization: Bearer \*\*\*/, 'the log shows requests with the key redacted');
   });
 });
