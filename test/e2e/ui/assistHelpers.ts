@@ -1,0 +1,196 @@
+import type { Locator, Page } from 'playwright-core';
+import { poll } from '../harness/workbench';
+
+/** The text editor (not a diff editor) of the active editor group. */
+export function activeEditor(page: Page): Locator {
+  // A diff editor's two sides are `.monaco-editor`s too, deeper down; a hidden editor may stay in the page.
+  return page.locator('.editor-group-container.active .editor-instance > .monaco-editor:visible').first();
+}
+
+/**
+ * The whole text of a (small) editor as it renders it: its view lines in order of their position, with the
+ * non-breaking spaces Monaco renders turned back into spaces. Every line must be in view.
+ */
+export async function editorText(editor: Locator): Promise<string> {
+  // Only the text's own lines: an inline diff shows deleted lines in view zones, which hold view lines too.
+  const lines = await editor.locator('.lines-content > .view-lines > .view-line').evaluateAll((elements) =>
+    elements
+      .map((element) => {
+        const el = element as unknown as { style: { top: string }; textContent: string | null };
+        return { top: parseFloat(el.style.top), text: el.textContent ?? '' };
+      })
+      .sort((a, b) => a.top - b.top)
+      .map((line) => line.text.replace(/\u00a0/g, ' ')),
+  );
+  return lines.join('\n');
+}
+
+/** Waits until `editor` shows exactly `expected`; the error shows what it showed instead. */
+export async function waitForEditorText(editor: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
+  let seen = '';
+  try {
+    await poll(
+      async () => {
+        seen = await editorText(editor).catch(() => seen);
+        return seen === expected;
+      },
+      timeoutMs,
+      'the editor did not show the expected text',
+    );
+  } catch (error) {
+    throw new Error(`the editor shows:\n${seen}\n--- instead of:\n${expected}`, { cause: error });
+  }
+}
+
+/**
+ * Puts the cursor at the start of line `line` (1-based) of `editor` and, when `lines` > 0, selects that many whole
+ * lines from there (the selection ends at the start of the line after them). It clicks the line number, which selects
+ * the line: the text area is as wide as the longest line, so a click there may land anywhere.
+ */
+export async function selectLines(page: Page, editor: Locator, line: number, lines = 0): Promise<void> {
+  const number = editor.locator('.margin-view-overlays .line-numbers', { hasText: new RegExp(`^${line}$`) }).first();
+  await number.waitFor({ state: 'visible', timeout: 10_000 });
+  await number.click();
+  if (lines === 0) {
+    await page.keyboard.press('ArrowLeft');
+  }
+  for (let i = 1; i < lines; i++) {
+    await page.keyboard.press('Shift+ArrowDown');
+  }
+}
+
+/**
+ * Clicks a button of the notification whose message matches: on its toast, or (when the toast has already hidden
+ * itself) in the notification centre.
+ */
+export async function clickNotificationButton(page: Page, message: RegExp, button: string): Promise<void> {
+  const inToast = page
+    .locator('.notifications-toasts .notification-toast')
+    .filter({ hasText: message })
+    .getByRole('button', { name: button, exact: true })
+    .first();
+  if (await inToast.isVisible()) {
+    await inToast.click();
+    return;
+  }
+  await page.keyboard.press('Escape');
+  const center = page.locator('.notifications-center');
+  if (!(await center.isVisible())) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('>Notifications: Show Notifications');
+    await page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: 'Notifications: Show Notifications' })
+      .first()
+      .click();
+  }
+  const item = center.locator('.notification-list-item').filter({ hasText: message }).first();
+  await item.waitFor({ state: 'visible', timeout: 10_000 });
+  await item.hover();
+  await item.getByRole('button', { name: button, exact: true }).first().click();
+}
+
+/** The open editor tabs' labels (their `aria-label`s) in every group. */
+export async function tabLabels(page: Page): Promise<string[]> {
+  const tabs = page.locator('.tabs-container .tab');
+  const labels: string[] = [];
+  for (let i = 0; i < (await tabs.count()); i++) {
+    labels.push((await tabs.nth(i).getAttribute('aria-label')) ?? '');
+  }
+  return labels;
+}
+
+/**
+ * Waits for a notification whose message matches, as a toast or in the notification centre (which takes new
+ * notifications while it is open), and returns its message text.
+ */
+export async function waitForNotification(page: Page, message: RegExp, timeoutMs = 30_000): Promise<string> {
+  const item = page
+    .locator(
+      '.notifications-toasts .notification-toast .notification-list-item-message, ' +
+        '.notifications-center .notification-list-item-message',
+    )
+    .filter({ hasText: message })
+    .first();
+  await item.waitFor({ state: 'visible', timeout: timeoutMs });
+  return (await item.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Runs a palette command without touching the editor's selection first (the harness's `runCommand` presses Escape,
+ * which in an editor collapses the selection). Escape goes only to an open palette, to try again.
+ */
+export async function runCommandOnSelection(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const widget = page.locator('.quick-input-widget');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first();
+  for (;;) {
+    try {
+      await page.keyboard.press('F1');
+      await input.fill(`>${title}`, { timeout: 3_000 });
+      await row.waitFor({ state: 'visible', timeout: 2_000 });
+      await row.click({ timeout: 3_000 });
+      await widget.waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (await input.isVisible()) {
+        await input.press('Escape');
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`could not run "${title}" from the palette within ${timeoutMs} ms`, { cause: error });
+      }
+    }
+  }
+}
+
+/** Opens a workspace file (its tab, else Quick Open) and waits until its tab is the active one. */
+export async function openWorkspaceFile(page: Page, name: string): Promise<void> {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first();
+  const deadline = Date.now() + 30_000;
+  // A file already open in the group: its tab (Quick Open may close under a focus change and lose its Enter).
+  const openTab = page
+    .locator('.editor-group-container.active .tab')
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first();
+  for (;;) {
+    try {
+      if ((await openTab.count()) > 0) {
+        await openTab.click();
+        break;
+      }
+      if (!(await input.isVisible())) {
+        await page.keyboard.press('Control+P');
+      }
+      await input.fill(name, { timeout: 3_000 });
+      await row.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.press('Enter');
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw new Error(`could not open ${name}`, { cause: error });
+      }
+      await page.keyboard.press('Escape');
+    }
+  }
+  const tab = page.locator('.editor-group-container.active .tab.active').first();
+  await poll(
+    // Exactly the file's tab: a proposal's diff tab is named "<file>: ALPHA's proposal (…)".
+    async () => {
+      const label = (await tab.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null)) ?? '';
+      return label.startsWith(name) && !label.startsWith(`${name}:`);
+    },
+    10_000,
+    `${name} did not become the active tab`,
+  );
+  await activeEditor(page).locator('.view-lines').waitFor({ state: 'visible', timeout: 10_000 });
+}
