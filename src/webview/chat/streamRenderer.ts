@@ -9,6 +9,12 @@ import {
 } from './markdownBlocks';
 import { safeFragment } from './safeHtml';
 
+/**
+ * Finished blocks are grouped in chunks of about this many; the page skips layout and paint of chunks off screen
+ * (`content-visibility: auto` in chat.css), so a reply of megabytes costs each frame no more than a short one.
+ */
+const BLOCKS_PER_CHUNK = 32;
+
 /** What the renderer does to each rendered piece (code block actions, highlighting when final). */
 export type Decorate = (fragment: DocumentFragment, final: boolean) => void;
 
@@ -36,6 +42,8 @@ export class StreamRenderer {
   private links: LinkMap = {};
   private frame = 0;
   private readonly finishedEl: HTMLElement;
+  private chunk: HTMLElement | undefined;
+  private chunkBlocks = 0;
   private readonly liveEl: HTMLElement;
 
   constructor(
@@ -63,6 +71,7 @@ export class StreamRenderer {
     this.text = normaliseNewlines(text);
     this.finishedEnd = 0;
     this.links = {};
+    this.chunk = undefined;
     this.finishedEl.replaceChildren();
     this.liveEl.replaceChildren();
     this.schedule();
@@ -126,6 +135,13 @@ export class StreamRenderer {
     }
     const fragment = safeFragment(renderBlocks(tokens, this.links));
     this.decorate(fragment, true);
-    this.finishedEl.append(fragment);
+    if (!this.chunk || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
+      this.chunk = document.createElement('div');
+      this.chunk.className = 'chunk';
+      this.finishedEl.append(this.chunk);
+      this.chunkBlocks = 0;
+    }
+    this.chunkBlocks += fragment.childNodes.length;
+    this.chunk.append(fragment);
   }
 }
