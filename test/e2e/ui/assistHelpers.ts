@@ -156,41 +156,40 @@ export async function openWorkspaceFile(page: Page, name: string): Promise<void>
     .locator('.quick-input-widget .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: exact }) })
     .first();
-  const deadline = Date.now() + 30_000;
   // A file already open in the group: its tab (Quick Open may close under a focus change and lose its Enter).
   const openTab = page
     .locator('.editor-group-container.active .tab')
     .filter({ has: page.locator('.label-name', { hasText: exact }) })
     .first();
+  const activeTab = page.locator('.editor-group-container.active .tab.active').first();
+  const isActive = async (): Promise<boolean> => {
+    // Exactly the file's tab: a proposal's diff tab is named "<file>: ALPHA's proposal (…)".
+    const label = (await activeTab.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null)) ?? '';
+    return label.startsWith(name) && !label.startsWith(`${name}:`);
+  };
+  const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       if ((await openTab.count()) > 0) {
-        await openTab.click();
-        break;
+        await openTab.click({ timeout: 3_000 });
+      } else {
+        if (!(await input.isVisible())) {
+          await page.keyboard.press('Control+P');
+        }
+        await input.fill(name, { timeout: 3_000 });
+        await row.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.press('Enter');
       }
-      if (!(await input.isVisible())) {
-        await page.keyboard.press('Control+P');
-      }
-      await input.fill(name, { timeout: 3_000 });
-      await row.waitFor({ state: 'visible', timeout: 5_000 });
-      await input.press('Enter');
+      await poll(isActive, 5_000, `${name} did not become the active tab`);
       break;
     } catch (error) {
       if (Date.now() > deadline) {
         throw new Error(`could not open ${name}`, { cause: error });
       }
-      await page.keyboard.press('Escape');
+      if (await input.isVisible()) {
+        await input.press('Escape');
+      }
     }
   }
-  const tab = page.locator('.editor-group-container.active .tab.active').first();
-  await poll(
-    // Exactly the file's tab: a proposal's diff tab is named "<file>: ALPHA's proposal (…)".
-    async () => {
-      const label = (await tab.getAttribute('aria-label', { timeout: 1_000 }).catch(() => null)) ?? '';
-      return label.startsWith(name) && !label.startsWith(`${name}:`);
-    },
-    10_000,
-    `${name} did not become the active tab`,
-  );
   await activeEditor(page).locator('.view-lines').waitFor({ state: 'visible', timeout: 10_000 });
 }
