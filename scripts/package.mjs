@@ -1,7 +1,7 @@
 // Packages the extension as the tests and users get it: a production bundle, then
 // `vsce package --no-dependencies -o .vscode-test/alpha-axo.vsix`. Fails when the .vsix is over 1 MiB.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,17 +25,10 @@ rmSync(vsix, { force: true });
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 run(process.execPath, ['esbuild.mjs', '--production']);
 // vsce runs `vscode:prepublish` (the same production build) once more by itself; esbuild takes a second.
-// The README's screenshots stay out of the .vsix (.vscodeignore): its image links point at the repository instead
-// (vsce works that out by itself only for GitHub and GitLab).
-const repository = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).repository?.url ?? '';
-const imagesUrl = `${repository.replace(/\.git$/, '')}/raw/HEAD/`;
-run(join(root, 'node_modules', '.bin', 'vsce'), [
-  'package',
-  '--no-dependencies',
-  ...(repository ? ['--baseImagesUrl', imagesUrl] : []),
-  '-o',
-  vsix,
-]);
+// The README's screenshots stay out of the .vsix (.vscodeignore): its image links point at the repository instead,
+// through package.json's `vsce.baseImagesUrl` (vsce works that out by itself only for GitHub and GitLab), so a plain
+// `npx @vscode/vsce package` works too.
+run(join(root, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix]);
 
 const size = statSync(vsix).size;
 console.log(`[package] ${relative(root, vsix)}: ${(size / 1024).toFixed(1)} KiB`);
