@@ -15,20 +15,42 @@ export interface Proposal {
   commandTitle: string;
 }
 
+/** What the user decided about a proposal. */
+export type Decision = 'apply' | 'discard';
+
 /** How a review ended. */
-export type ReviewOutcome = 'applied' | 'discarded' | 'refused' | 'unchanged';
+export type ReviewOutcome = 'applied' | 'discarded' | 'unchanged';
 
 /**
  * Shows a proposal as a diff (the original as it was against the proposal, both read-only virtual documents) and
  * applies it only when the user says so: one WorkspaceEdit, so one Undo reverts it. Apply refuses, saying why, when
- * the document changed after the proposal was made.
+ * the document changed after the proposal was made; the review then stays open until it is applied or discarded.
  */
 export class ProposalReview extends DisposableOwner {
   private nextId = 1;
+  /** The reviews waiting for a decision, by the proposal side's URI. */
+  private readonly pending = new Map<string, (decision: Decision) => void>();
 
   constructor(private readonly content: ProposalContentProvider) {
     super();
     this._register(vscode.window.tabGroups.onDidChangeTabs((e) => this.forgetClosed(e.closed)));
+    this._register({ dispose: () => this.pending.forEach((decide) => decide('discard')) });
+  }
+
+  /**
+   * Apply or Discard from the diff editor's title bar (`alpha.proposal.apply` / `.discard`): decides the review shown
+   * in `uri`'s diff, else the one in the active tab. The notification offers the same; whichever comes first counts.
+   */
+  decide(decision: Decision, uri?: unknown): void {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const shown = input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+    const key = (uri instanceof vscode.Uri && uri.scheme === PROPOSAL_SCHEME ? uri : shown)?.toString();
+    const decide = key === undefined ? undefined : this.pending.get(key);
+    if (decide) {
+      decide(decision);
+    } else {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is no proposal of ALPHA to decide on here.'));
+    }
   }
 
   /** Opens the diff and waits for Apply or Discard. */
@@ -51,22 +73,49 @@ export class ProposalReview extends DisposableOwner {
       path.posix.basename(original.path),
       proposal.commandTitle,
     );
+    const key = modified.toString();
+    let decision = this.nextDecision(key);
     await vscode.commands.executeCommand('vscode.diff', original, modified, title, { preview: false });
     const apply = vscode.l10n.t('Apply');
-    const choice = await vscode.window.showInformationMessage(
-      vscode.l10n.t("Review ALPHA's proposal for {0}, then apply or discard it.", selectionLabel(target.context)),
-      apply,
-      vscode.l10n.t('Discard'),
+    const discard = vscode.l10n.t('Discard');
+    // The notification may be closed unanswered: the title bar's buttons stay, and closing the diff discards.
+    void vscode.window
+      .showInformationMessage(
+        vscode.l10n.t(
+          "Review ALPHA's proposal for {0}, then apply or discard it (also from the diff's title bar).",
+          selectionLabel(target.context),
+        ),
+        apply,
+        discard,
+      )
+      .then((choice) => {
+        if (choice !== undefined) {
+          this.pending.get(key)?.(choice === apply ? 'apply' : 'discard');
+        }
+      });
+    for (;;) {
+      const choice = await decision;
+      if (choice !== 'apply') {
+        await this.close(original, modified);
+        return 'discarded';
+      }
+      if (await this.apply(proposal)) {
+        await this.close(original, modified);
+        return 'applied';
+      }
+      // Refused: the diff stays open and its title bar still decides (Apply again after an Undo, or Discard).
+      decision = this.nextDecision(key);
+    }
+  }
+
+  /** The next decision on the review of `key`, from the title bar, the notification or the diff being closed. */
+  private nextDecision(key: string): Promise<Decision> {
+    return new Promise<Decision>((resolve) =>
+      this.pending.set(key, (decision) => {
+        this.pending.delete(key);
+        resolve(decision);
+      }),
     );
-    if (choice !== apply) {
-      await this.close(original, modified);
-      return 'discarded';
-    }
-    if (!(await this.apply(proposal))) {
-      return 'refused';
-    }
-    await this.close(original, modified);
-    return 'applied';
   }
 
   /** Applies the proposal as one edit, unless the document moved on since the proposal. */
@@ -125,6 +174,8 @@ export class ProposalReview extends DisposableOwner {
   private forgetClosed(closed: readonly vscode.Tab[]): void {
     for (const tab of closed) {
       if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PROPOSAL_SCHEME) {
+        // Closing the diff of a review still waiting is a Discard.
+        this.pending.get(tab.input.modified.toString())?.('discard');
         this.content.delete(tab.input.original, tab.input.modified);
       }
     }

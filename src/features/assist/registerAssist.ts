@@ -19,6 +19,8 @@ export function registerAssist(services: Services): void {
     review,
     commands,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    vscode.commands.registerCommand('alpha.proposal.apply', (uri?: unknown) => review.decide('apply', uri)),
+    vscode.commands.registerCommand('alpha.proposal.discard', (uri?: unknown) => review.decide('discard', uri)),
     vscode.commands.registerCommand('alpha.explain', (where?: unknown) => commands.explain(commandTarget(where))),
     vscode.commands.registerCommand('alpha.document', (where?: unknown) =>
       commands.propose('document', commandTarget(where)),

@@ -13,6 +13,7 @@ import {
   editorText,
   selectLines,
   tabLabels,
+  titleBarButton,
   waitForEditorText,
   openWorkspaceFile,
   runCommandOnSelection,
@@ -207,6 +208,48 @@ describe('ALPHA code assistance in the packaged extension', function () {
     await openWorkspaceFile(page, 'doc.js');
     await waitForEditorText(activeEditor(page), edited);
     assert.ok(!(await editorText(activeEditor(page))).includes('Adds two numbers'), 'nothing of the proposal');
+
+    // The review stays open: once the hand edit is undone, Apply in the diff's title bar applies the proposal.
+    await activeEditor(page).locator('.view-line', { hasText: 'edited by hand' }).click();
+    await poll(
+      async () => {
+        if ((await editorText(activeEditor(page))) === DOC_JS) {
+          return true;
+        }
+        await page.keyboard.press('Control+Z');
+        return false;
+      },
+      10_000,
+      'Undo did not take the hand edit back',
+    );
+    const diffTab = page.locator('.editor-group-container.active .tab').filter({ hasText: "ALPHA's proposal" }).first();
+    await diffTab.click();
+    await page.locator('.editor-group-container.active .monaco-diff-editor').first().waitFor({ timeout: 10_000 });
+    await titleBarButton(page, "Apply ALPHA's Proposal").click();
+    await waitForEditorText(activeEditor(page), DOC_JS.replace('function add(a, b) {\n  return a + b;\n}', DOCUMENTED));
+    assert.ok(!(await tabLabels(page)).some((label) => label.includes("ALPHA's proposal")), 'the diff closes');
+    await activeEditor(page).locator('.view-line', { hasText: 'Adds two numbers.' }).click();
+    await page.keyboard.press('Control+Z');
+    await waitForEditorText(activeEditor(page), DOC_JS);
+  });
+
+  it("Discard in the diff's title bar closes the diff and leaves the document as it was", async () => {
+    const page = session.page;
+    await clearNotifications(page);
+    await openWorkspaceFile(page, 'doc.js');
+    const before = await editorText(activeEditor(page));
+    await selectLines(page, activeEditor(page), 3, 3);
+    await runCommandOnSelection(page, 'ALPHA: Document Selection');
+    await waitForToast(page, REVIEW);
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await titleBarButton(page, "Discard ALPHA's Proposal").click();
+    await poll(
+      async () => !(await tabLabels(page)).some((label) => label.includes("ALPHA's proposal")),
+      10_000,
+      'the diff did not close on Discard',
+    );
+    await openWorkspaceFile(page, 'doc.js');
+    assert.equal(await editorText(activeEditor(page)), before, 'Discard changed nothing');
   });
 
   it('Generate Tests opens an untitled JavaScript editor with the tests', async () => {
@@ -230,7 +273,7 @@ describe('ALPHA code assistance in the packaged extension', function () {
     assert.match(prompt, /Import the code under test from `calc\.js`/);
   });
 
-  it('"Fix with ALPHA" is offered on a diagnostic and proposes a fix that Apply writes', async () => {
+  it('"Fix with ALPHA" is offered on a diagnostic and proposes a fix that the diff title bar\'s Apply writes', async () => {
     const page = session.page;
     await clearNotifications(page);
     const start = service().requests.length;
@@ -263,7 +306,8 @@ describe('ALPHA code assistance in the packaged extension', function () {
     const fixed = BROKEN_TS.replace("'three'", '1 + 2');
     const modified = page.locator('.editor-group-container.active .monaco-diff-editor .editor.modified').first();
     await waitForEditorText(modified, fixed);
-    await clickNotificationButton(page, REVIEW, 'Apply');
+    // Apply from the diff's title bar this time (the notification's Apply is tested above).
+    await titleBarButton(page, "Apply ALPHA's Proposal").click();
     // Apply shows the document itself (no Quick Open here: the focus moving to the editor could take its Enter).
     await waitForEditorText(activeEditor(page), fixed);
   });

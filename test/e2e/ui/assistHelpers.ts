@@ -90,6 +90,11 @@ export async function clickNotificationButton(page: Page, message: RegExp, butto
   await item.getByRole('button', { name: button, exact: true }).first().click();
 }
 
+/** A button of the active editor group's title bar (the editor actions), by its accessible name. */
+export function titleBarButton(page: Page, name: string): Locator {
+  return page.locator('.editor-group-container.active .editor-actions').getByRole('button', { name });
+}
+
 /** The open editor tabs' labels (their `aria-label`s) in every group. */
 export async function tabLabels(page: Page): Promise<string[]> {
   const tabs = page.locator('.tabs-container .tab');
