@@ -2,11 +2,12 @@ import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
 import { decorateCodeBlocks } from './codeBlocks';
+import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
 import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
-import { OlderMessages, RECENT_MESSAGES } from './olderMessages';
+import { drawRecent, OlderMessages } from './olderMessages';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
 import './chat.css';
@@ -129,25 +130,25 @@ class ChatApp {
     this.conversationId = state.conversationId;
     this.elements.clear();
     this.streaming = undefined;
-    this.log.replaceChildren();
+    discardMessages(Array.from(this.log.children));
     this.setTitle(state.title);
-    const streamingId = state.streaming?.messageId;
-    // The newest messages now; the older ones (never the streaming reply, which is the last) when the page is idle.
-    const cut = Math.max(0, state.messages.length - RECENT_MESSAGES);
-    const older = state.messages.slice(0, cut);
-    this.messages = [...older];
-    for (const m of state.messages.slice(cut)) {
-      if (m.id === streamingId && state.streaming) {
-        this.startStreaming(state.streaming.requestId, m);
-      } else {
-        this.append(m, false);
-      }
+    // The streaming reply (always the last message) and the newest others now; the older ones when the page is idle.
+    const all = state.messages;
+    const last = all[all.length - 1];
+    this.messages = [];
+    let shown = all;
+    if (last && state.streaming?.messageId === last.id) {
+      this.startStreaming(state.streaming.requestId, last);
+      shown = all.slice(0, -1);
     }
-    this.olderMessages = new OlderMessages(this.log, older, (m) => {
+    const draw = (m: MessageView): HTMLElement => {
       const element = messageElement(m, this.ctx, false);
       this.elements.set(m.id, element);
       return element.article;
-    });
+    };
+    const cut = drawRecent(this.log, shown, draw);
+    this.messages = [...all];
+    this.olderMessages = new OlderMessages(this.log, shown.slice(0, cut), draw);
     if (state.messages.length === 0) {
       this.log.append(welcome());
     }

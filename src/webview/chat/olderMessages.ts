@@ -1,13 +1,28 @@
-/** How many of the newest messages are drawn at once when a conversation is shown. */
+/** At most this many of the newest messages are drawn at once when a conversation is shown. */
 export const RECENT_MESSAGES = 12;
 
+/**
+ * Draws the newest of `items` at the top of `log`, newest first, until they fill two screens of it or
+ * RECENT_MESSAGES are drawn; returns how many older items are left for OlderMessages. Showing a conversation then
+ * costs what the screen shows, not a fixed number of messages that may be long replies with code.
+ */
+export function drawRecent<T>(log: HTMLElement, items: readonly T[], draw: (item: T) => HTMLElement): number {
+  const screens = 2 * Math.max(log.clientHeight, 400);
+  const last = Math.max(0, items.length - RECENT_MESSAGES);
+  let cut = items.length;
+  while (cut > last && log.scrollHeight <= screens) {
+    log.insertBefore(draw(items[--cut]), log.firstChild);
+  }
+  return cut;
+}
+
 /** How many older messages are drawn per idle slice after that. */
-const CHUNK = 20;
+const CHUNK = 10;
 
 /** Runs `callback` when the page is idle (soon, in any case). */
-type Schedule = (callback: () => void) => void;
+export type Schedule = (callback: () => void) => void;
 
-const whenIdle: Schedule = (callback) => {
+export const whenIdle: Schedule = (callback) => {
   if (typeof requestIdleCallback === 'function') {
     requestIdleCallback(() => callback(), { timeout: 200 });
   } else {
@@ -16,8 +31,8 @@ const whenIdle: Schedule = (callback) => {
 };
 
 /**
- * Draws the older messages of a conversation above the ones already shown, newest first, a slice per idle moment,
- * so switching to a long conversation shows its end at once and the page stays responsive while the rest arrives.
+ * Draws the older messages of a conversation above the ones already shown, newest first, a slice per idle moment
+ * (each in a `div.older-messages` of its own), so switching to a long conversation shows its end at once and the page stays responsive while the rest arrives.
  * What the user looks at stays in place: the scroll position moves by the height each slice adds above it.
  * `cancel()` stops it (another conversation is shown).
  */
@@ -27,6 +42,8 @@ export class OlderMessages<T> {
   /** Resolves when every older message is drawn (or the drawing was cancelled). */
   readonly done: Promise<void>;
   private finish: () => void = () => undefined;
+  /** The slice drawn last, still laid out in full. */
+  private measured: HTMLElement | undefined;
 
   constructor(
     private readonly log: HTMLElement,
@@ -47,6 +64,11 @@ export class OlderMessages<T> {
 
   private next(): void {
     if (this.cancelled || this.end === 0) {
+      if (this.measured) {
+        const last = this.measured;
+        this.measured = undefined;
+        this.schedule(() => last.classList.remove('measuring'));
+      }
       this.finish();
       return;
     }
@@ -58,13 +80,24 @@ export class OlderMessages<T> {
       return;
     }
     const start = Math.max(0, this.end - CHUNK);
-    const fragment = document.createDocumentFragment();
+    // A slice is one element the page skips whole when it is off screen (`content-visibility` in chat.css): a long
+    // conversation costs each later frame a few dozen of them, not hundreds of messages.
+    // It is laid out once, in full, as it goes in ('measuring'); from the next slice on it may be skipped, and then
+    // takes the height it had (contain-intrinsic-size: auto), so scrolling up through it later does not jump.
+    this.measured?.classList.remove('measuring');
+    const slice = document.createElement('div');
+    slice.className = 'older-messages measuring';
+    this.measured = slice;
     for (const item of this.older.slice(start, this.end)) {
-      fragment.append(this.draw(item));
+      slice.append(this.draw(item));
     }
-    const before = this.log.scrollHeight;
-    this.log.insertBefore(fragment, this.log.firstChild);
-    this.log.scrollTop += this.log.scrollHeight - before;
+    // What the user looks at stays where it is (the browser's scroll anchoring may already have kept it there).
+    const anchor = this.log.firstElementChild;
+    const before = anchor?.getBoundingClientRect().top ?? 0;
+    this.log.insertBefore(slice, this.log.firstChild);
+    if (anchor) {
+      this.log.scrollTop += anchor.getBoundingClientRect().top - before;
+    }
     this.end = start;
     this.next();
   }

@@ -43,7 +43,7 @@ export class Scroller {
     this.toBottom();
     this.jumpButton.hidden = true;
     if (focusLast) {
-      this.log.querySelector<HTMLElement>('article:last-of-type')?.focus({ preventScroll: true });
+      this.log.querySelector<HTMLElement>(':scope > article:last-of-type')?.focus({ preventScroll: true });
     }
   }
 

@@ -14,6 +14,16 @@ import { safeFragment } from './safeHtml';
  * (`content-visibility: auto` in chat.css), so a reply of megabytes costs each frame no more than a short one.
  */
 const BLOCKS_PER_CHUNK = 32;
+/** Chunks are grouped in sections of this many, which the page skips as a whole when off screen. */
+const CHUNKS_PER_SECTION = 32;
+
+/**
+ * A frame lexes the unfinished text in windows of about this many characters, and starts another window only while
+ * it is within FRAME_BUDGET_MS. When text arrives faster than the page can draw it (a backlog after a busy moment,
+ * or a very fast stream), the page catches up over several short frames instead of one long one that blocks input.
+ */
+const WINDOW_CHARS = 4_096;
+const FRAME_BUDGET_MS = 8;
 
 /** What the renderer does to each rendered piece (code block actions, highlighting when final). */
 export type Decorate = (fragment: DocumentFragment, final: boolean) => void;
@@ -31,20 +41,26 @@ export function renderMarkdownInto(container: HTMLElement, markdown: string, dec
  * Renders a streamed Markdown reply incrementally. Deltas are only collected; the work happens once per animation
  * frame, and only on the tail that is not yet finished: the tail is lexed, every block but the last is finished
  * (rendered, sanitised, highlighted and appended once, never parsed again), and the last block is rendered again
- * into the live element. The cost of a frame depends on the size of the last block, not on the reply's length.
+ * into the live element. The cost of a frame depends on the size of the last block, not on the reply's length, and
+ * a backlog is drawn over several frames of bounded work (WINDOW_CHARS, FRAME_BUDGET_MS).
  */
 export class StreamRenderer {
-  private text = '';
+  /** The text the finished blocks cover (only joined when the whole text is asked for). */
+  private head = '';
+  /** The text after it: the blocks still being written, and any backlog not drawn yet. */
+  private tail = '';
   /** A `\r` at the end of a delta, kept until the next one shows whether a `\n` follows. */
   private heldCr = false;
-  /** How much of `text` the finished blocks cover. */
-  private finishedEnd = 0;
   private links: LinkMap = {};
   private frame = 0;
   private readonly finishedEl: HTMLElement;
+  private section: HTMLElement | undefined;
+  private sectionChunks = 0;
   private chunk: HTMLElement | undefined;
   private chunkBlocks = 0;
   private readonly liveEl: HTMLElement;
+  /** The reply ended while a backlog was still being drawn: the frames finish it, then the live block goes. */
+  private ending = false;
 
   constructor(
     container: HTMLElement,
@@ -63,15 +79,17 @@ export class StreamRenderer {
 
   /** The text so far. */
   get source(): string {
-    return this.text;
+    return this.head + this.tail;
   }
 
   /** Sets the text that already arrived (a page drawn mid-stream) and renders it on the next frame. */
   reset(text: string): void {
-    this.text = normaliseNewlines(text);
-    this.finishedEnd = 0;
+    this.head = '';
+    this.tail = normaliseNewlines(text);
+    this.ending = false;
     this.links = {};
     this.chunk = undefined;
+    this.section = undefined;
     this.finishedEl.replaceChildren();
     this.liveEl.replaceChildren();
     this.schedule();
@@ -84,22 +102,35 @@ export class StreamRenderer {
     if (this.heldCr) {
       piece = piece.slice(0, -1);
     }
-    this.text += normaliseNewlines(piece);
+    this.tail += normaliseNewlines(piece);
     this.schedule();
   }
 
-  /** The reply ended: render what is left as finished blocks, now. */
+  /**
+   * The reply ended: what is left becomes finished blocks, now when it is short, else over the next frames (each of
+   * bounded work), after which the live block goes.
+   */
   finish(): void {
+    if (this.heldCr) {
+      this.heldCr = false;
+      this.tail += '\n';
+    }
+    this.ending = true;
+    if (this.tail.length > WINDOW_CHARS) {
+      this.schedule();
+      return;
+    }
     if (this.frame) {
       this.cancelFrame(this.frame);
       this.frame = 0;
     }
-    if (this.heldCr) {
-      this.heldCr = false;
-      this.text += '\n';
-    }
-    this.appendFinished(lexBlocks(this.text.slice(this.finishedEnd), this.links));
-    this.finishedEnd = this.text.length;
+    this.end();
+  }
+
+  private end(): void {
+    this.appendFinished(lexBlocks(this.tail, this.links));
+    this.head += this.tail;
+    this.tail = '';
     this.liveEl.remove();
     this.onRendered();
   }
@@ -113,19 +144,46 @@ export class StreamRenderer {
     }
   }
 
-  /** One frame: finish the blocks that are complete, draw the last one again. */
+  /**
+   * One frame: finish the blocks that are complete, draw the last one again. The unfinished text is lexed a window
+   * at a time (a prefix of the text is a state the stream could have been in, so its blocks before the last are as
+   * finished as they would have been then); more windows follow while the frame is within its budget.
+   */
   private render(): void {
-    const tail = this.text.slice(this.finishedEnd);
-    const tokens = lexBlocks(tail, this.links);
-    const split = splitFinished(tokens);
-    if (split.finished.length) {
-      this.appendFinished(split.finished);
-      this.finishedEnd += split.finishedLength;
+    const deadline = performance.now() + FRAME_BUDGET_MS;
+    let windowChars = WINDOW_CHARS;
+    for (;;) {
+      const tail = this.tail;
+      const whole = tail.length <= windowChars;
+      if (whole && this.ending) {
+        this.end();
+        return;
+      }
+      const tokens = lexBlocks(whole ? tail : prefixAtLine(tail, windowChars), this.links);
+      const split = splitFinished(tokens);
+      if (split.finished.length) {
+        this.appendFinished(split.finished);
+        this.head += tail.slice(0, split.finishedLength);
+        this.tail = tail.slice(split.finishedLength);
+      }
+      if (!whole && split.finished.length === 0) {
+        // One block longer than the window (a long code block): widen the window until it ends or takes all.
+        windowChars *= 2;
+        continue;
+      }
+      if (!whole && performance.now() < deadline) {
+        windowChars = WINDOW_CHARS;
+        continue;
+      }
+      const live = safeFragment(renderBlocks(split.live, tokens.links));
+      this.decorate(live, false);
+      this.liveEl.replaceChildren(live);
+      this.onRendered();
+      if (!whole) {
+        this.schedule();
+      }
+      return;
     }
-    const live = safeFragment(renderBlocks(split.live, tokens.links));
-    this.decorate(live, false);
-    this.liveEl.replaceChildren(live);
-    this.onRendered();
   }
 
   private appendFinished(tokens: Token[]): void {
@@ -136,12 +194,25 @@ export class StreamRenderer {
     const fragment = safeFragment(renderBlocks(tokens, this.links));
     this.decorate(fragment, true);
     if (!this.chunk || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
+      if (!this.section || this.sectionChunks >= CHUNKS_PER_SECTION) {
+        this.section = document.createElement('div');
+        this.section.className = 'section';
+        this.finishedEl.append(this.section);
+        this.sectionChunks = 0;
+      }
       this.chunk = document.createElement('div');
       this.chunk.className = 'chunk';
-      this.finishedEl.append(this.chunk);
+      this.section.append(this.chunk);
+      this.sectionChunks++;
       this.chunkBlocks = 0;
     }
     this.chunkBlocks += fragment.childNodes.length;
     this.chunk.append(fragment);
   }
+}
+
+/** The first `chars` characters of `text`, ended at a line break when there is one in them. */
+function prefixAtLine(text: string, chars: number): string {
+  const cut = text.lastIndexOf('\n', chars - 1);
+  return text.slice(0, cut > 0 ? cut + 1 : chars);
 }

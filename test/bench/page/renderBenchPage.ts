@@ -4,7 +4,7 @@ import DOMPurify from 'dompurify';
 import { lexBlocks, renderBlocks } from '../../../src/webview/chat/markdownBlocks';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
 import { messageElement, type MessageContext } from '../../../src/webview/chat/messageView';
-import { OlderMessages, RECENT_MESSAGES } from '../../../src/webview/chat/olderMessages';
+import { drawRecent, OlderMessages } from '../../../src/webview/chat/olderMessages';
 import { StreamRenderer } from '../../../src/webview/chat/streamRenderer';
 import { decorateCodeBlocks } from '../../../src/webview/chat/codeBlocks';
 
@@ -79,7 +79,7 @@ export interface SwitchTimes {
 
 /**
  * Draws a conversation as the chat page does when it switches to one (see ChatApp.drawState): the newest
- * RECENT_MESSAGES with messageElement at once, the older ones through OlderMessages when the page is idle.
+ * messages that fill two screens (drawRecent) at once, the older ones through OlderMessages when the page is idle.
  */
 async function drawConversation(messages: MessageView[]): Promise<SwitchTimes> {
   const start = performance.now();
@@ -91,13 +91,11 @@ async function drawConversation(messages: MessageView[]): Promise<SwitchTimes> {
     onRendered: () => undefined,
     edit: () => undefined,
   };
-  const cut = Math.max(0, messages.length - RECENT_MESSAGES);
-  for (const m of messages.slice(cut)) {
-    log.append(messageElement(m, ctx, false).article);
-  }
+  const draw = (m: MessageView): HTMLElement => messageElement(m, ctx, false).article;
+  const cut = drawRecent(log, messages, draw);
   log.scrollTop = log.scrollHeight; // forces layout, as showing the end does
   const visibleMs = performance.now() - start;
-  const older = new OlderMessages(log, messages.slice(0, cut), (m) => messageElement(m, ctx, false).article);
+  const older = new OlderMessages(log, messages.slice(0, cut), draw);
   await older.done;
   void log.scrollHeight;
   return { visibleMs, allMs: performance.now() - start, articles: log.querySelectorAll('article').length };

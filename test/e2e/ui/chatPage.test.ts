@@ -1,0 +1,193 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { MessageView } from '../../../src/protocol/chatProtocol';
+import { chatReply, longReply } from '../../fakeService/chatContent';
+import { launchBrowser } from '../harness/browser';
+
+/** The repository root (this file runs from out/test/e2e/ui). */
+const root = path.join(__dirname, '..', '..', '..', '..');
+
+/** A stand-in for VS Code's webview API, before the chat's script runs. */
+const API_STAND_IN = `
+let saved;
+window.__posted = [];
+window.acquireVsCodeApi = () => ({
+  postMessage: (m) => window.__posted.push(m),
+  getState: () => saved,
+  setState: (s) => { saved = s; },
+});
+`;
+
+/** A conversation of `turns` prompts and replies (every third a long reply with code). */
+function conversation(turns: number): MessageView[] {
+  const history: { role: string; content: string }[] = [];
+  const messages: MessageView[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const prompt = `Question ${turn + 1}: how would I write a greeting function?`;
+    history.push({ role: 'user', content: prompt });
+    const reply = turn % 3 === 0 ? longReply(1200 + ((turn * 17) % 2400)) : chatReply(history);
+    history.push({ role: 'assistant', content: reply });
+    messages.push({ id: `u${turn}`, role: 'user', content: prompt, createdAt: turn * 2 });
+    messages.push({ id: `a${turn}`, role: 'assistant', content: reply, createdAt: turn * 2 + 1, status: 'done' });
+  }
+  return messages;
+}
+
+/** The chat page's state message for `messages`. */
+function stateMessage(id: string, messages: MessageView[]): unknown {
+  return {
+    type: 'chat/state',
+    state: {
+      conversationId: id,
+      title: id,
+      messages,
+      conversations: [],
+      models: [],
+      model: 'alpha',
+      pendingContext: [],
+      budget: { usedTokens: 0, limitTokens: 200_000 },
+      hasSelection: false,
+    },
+  };
+}
+
+/** Posts a host message to the page as VS Code does. */
+async function post(page: Page, message: unknown): Promise<void> {
+  await page.evaluate((m) => (globalThis as unknown as Window).postMessage(m, '*'), message);
+}
+
+/** Waits until the log holds `count` messages that are not on their way out. */
+async function waitForMessages(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => (globalThis as unknown as Window).document.querySelectorAll('main.log article:not(.discarded)').length === n,
+    count,
+    { timeout: 60_000, polling: 50 },
+  );
+}
+
+interface Window {
+  postMessage(message: unknown, targetOrigin: string): void;
+  document: { querySelectorAll(selector: string): { length: number } };
+}
+
+/**
+ * The built chat page (dist/webview/chat.js and chat.css, as packaged) in Chromium, fed real protocol messages:
+ * what a long conversation does to scrolling, and taking a very long reply off the page.
+ */
+describe('Chat page: long conversations and very long replies', function () {
+  this.timeout(120_000);
+  let browser: Browser | undefined;
+  let page: Page;
+
+  before(async () => {
+    browser = await launchBrowser('chat-page');
+    page = await browser.newPage({ viewport: { width: 500, height: 900 } });
+    const js = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.js'), 'utf8');
+    const css = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.css'), 'utf8');
+    await page.setContent(
+      `<!DOCTYPE html><html><head><style>${css}</style><script>${API_STAND_IN}</script></head>` +
+        '<body><div id="root"></div></body></html>',
+    );
+    await page.addScriptTag({ content: js });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('keeps the message being read in place while older messages are drawn above it', async () => {
+    await post(page, stateMessage('first', conversation(200)));
+    // Scroll a little up into the newest messages before the older ones arrive.
+    const moved = await page.evaluate(`(async () => {
+      const log = document.querySelector('main.log');
+      await new Promise((r) => requestAnimationFrame(r));
+      log.scrollTop = Math.max(0, log.scrollTop - 300);
+      await new Promise((r) => requestAnimationFrame(r));
+      const top = log.getBoundingClientRect().top;
+      const read = [...log.querySelectorAll('article')].find((a) => a.getBoundingClientRect().bottom > top + 50);
+      const before = read.getBoundingClientRect().top;
+      while (log.querySelectorAll('article').length < 400) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return read.getBoundingClientRect().top - before;
+    })()`);
+    assert.ok(Math.abs(moved as number) <= 2, `the message being read moved by ${String(moved)} px`);
+  });
+
+  it('scrolls up through 400 messages without jumps: every step moves the content by exactly the scroll', async () => {
+    await waitForMessages(page, 400);
+    const result = (await page.evaluate(`(async () => {
+      const log = document.querySelector('main.log');
+      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      log.scrollTop = log.scrollHeight;
+      await frames();
+      const middle = () => {
+        const y = log.getBoundingClientRect().top + log.clientHeight / 2;
+        return [...log.querySelectorAll('article')].find((a) => {
+          const box = a.getBoundingClientRect();
+          return box.top <= y && box.bottom >= y;
+        });
+      };
+      const jumps = [];
+      let steps = 0;
+      while (log.scrollTop > 0 && steps < 5000) {
+        const read = middle() ?? log.querySelector('article');
+        const before = read.getBoundingClientRect().top;
+        const from = log.scrollTop;
+        log.scrollTop = from - 400;
+        await frames();
+        const off = read.getBoundingClientRect().top - before - (from - log.scrollTop);
+        if (Math.abs(off) > 2) jumps.push(Math.round(off));
+        steps++;
+      }
+      return { steps, jumps };
+    })()`)) as { steps: number; jumps: number[] };
+    assert.ok(result.steps > 50, `only ${result.steps} steps: the conversation is not as long as it should be`);
+    assert.deepEqual(result.jumps, [], `the content jumped in ${result.jumps.length} of ${result.steps} steps`);
+  });
+
+  it('takes a reply of thousands of blocks off the page at once for the eye and piece by piece for the page', async () => {
+    const blocks = Array.from({ length: 12_000 }, (_, i) => `Paragraph ${i + 1} of a very long reply.`).join('\n\n');
+    const long: MessageView[] = [
+      { id: 'lu', role: 'user', content: 'Write a lot.', createdAt: 1 },
+      { id: 'la', role: 'assistant', content: '', createdAt: 2, status: 'streaming' },
+    ];
+    await post(page, stateMessage('long', long));
+    await post(page, {
+      type: 'chat/started',
+      requestId: 7,
+      user: { id: 'lu2', role: 'user', content: 'More.', createdAt: 3 },
+      reply: { id: 'la2', role: 'assistant', content: '', createdAt: 4, status: 'streaming' },
+      budget: { usedTokens: 0, limitTokens: 200_000 },
+      conversations: [],
+    });
+    await post(page, { type: 'chat/delta', requestId: 7, text: blocks });
+    await post(page, { type: 'chat/done', requestId: 7, status: 'done' });
+    await page.waitForFunction(
+      `document.querySelectorAll('main.log > article:last-of-type .blocks > .section').length > 1 &&
+        !document.querySelector('.live-block')`,
+      undefined,
+      { timeout: 30_000 },
+    );
+    const shown = await page.evaluate(`document.querySelector('main.log > article:last-of-type').textContent`);
+    assert.match(shown as string, /Paragraph 12000 of a very long reply\./);
+
+    await post(page, stateMessage('short', conversation(2)));
+    const right = (await page.evaluate(`(() => {
+      const gone = document.querySelector('main.log > .discarded');
+      return {
+        hidden: gone ? gone.getAttribute('aria-hidden') : 'removed',
+        height: gone ? gone.getBoundingClientRect().height : 0,
+        visible: [...document.querySelectorAll('main.log article')].filter((a) => !a.closest('.discarded')).length,
+      };
+    })()`)) as { hidden: string; height: number; visible: number };
+    // Not removed in the state's own task (that is one long task for a reply of megabytes), but hidden at once.
+    assert.equal(right.hidden, 'true', 'the long reply is hidden from assistive technology at once, removed later');
+    assert.equal(right.height, 0, 'the long reply takes no room while it goes');
+    assert.equal(right.visible, 4, 'the new conversation is shown at once');
+    await page.waitForFunction(`!document.querySelector('main.log > .discarded')`, undefined, { timeout: 30_000 });
+    await waitForMessages(page, 4);
+    const texts = await page.evaluate(`[...document.querySelectorAll('main.log article')].map((a) => a.dataset.id)`);
+    assert.deepEqual(texts, ['u0', 'a0', 'u1', 'a1']);
+  });
+});
