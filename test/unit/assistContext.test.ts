@@ -264,6 +264,7 @@ describe('assist code context', () => {
       assert.ok(sameCode('a  \r\nb\t\n', 'a\nb'));
       assert.ok(sameCode('\n  a\n', '  a'));
       assert.ok(!sameCode('a\nb', 'a\n  b'));
+      assert.ok(!sameCode('  a\nb', 'a\nb'), "the first line's indentation counts");
       assert.ok(!sameCode('a', 'b'));
     });
 

@@ -17,7 +17,7 @@ export function fitProposal(proposal: string, original: string, eol: '\n' | '\r\
   return lines.join(eol);
 }
 
-/** Whether two texts are the same code, ignoring line-end style and trailing white space. */
+/** Whether two texts are the same code, ignoring line-end style, trailing white space and blank lines around it. */
 export function sameCode(a: string, b: string): boolean {
   const norm = (text: string) =>
     text
@@ -25,7 +25,8 @@ export function sameCode(a: string, b: string): boolean {
       .split('\n')
       .map((line) => line.trimEnd())
       .join('\n')
-      .trim();
+      // Blank lines around the code do not count; the first line's indentation does.
+      .replace(/^\n+|\n+$/g, '');
   return norm(a) === norm(b);
 }
 
