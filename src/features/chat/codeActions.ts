@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { fetchImageDataUri, type PublicFetch } from '../../core/encyclopedia/imageData';
 import { languageIdForFence } from '../../core/chat/languageIds';
+import { fitInsertion } from '../../core/chat/codeInsertion';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
@@ -71,7 +72,10 @@ export class CodeActions extends DisposableOwner {
         if (action === 'replace') {
           edit.replace(selection, code);
         } else {
-          edit.insert(selection.active, code);
+          const line = shown.document.lineAt(selection.active.line).text;
+          const at = selection.active.character;
+          const eol = shown.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+          edit.insert(selection.active, fitInsertion(code, line.slice(0, at), line.slice(at), eol));
         }
       }
     });

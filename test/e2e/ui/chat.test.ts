@@ -142,7 +142,8 @@ describe('ALPHA chat in the packaged extension', function () {
     await runCommand(page, 'File: Save');
     const file = path.join(session.server.workspaceDir, 'scratch.ts');
     await poll(async () => fs.readFileSync(file, 'utf8').includes(code), 10_000, 'the saved file lacks the code');
-    assert.equal(fs.readFileSync(file, 'utf8'), `${code}// scratch\n`, 'the code went in at the cursor, once');
+    // At the start of a line with text: the block, then a line break, so "// scratch" keeps a line of its own.
+    assert.equal(fs.readFileSync(file, 'utf8'), `${code}\n// scratch\n`, 'the code went in at the cursor, once');
   });
 
   it('looks native in a light and a dark theme (screenshots kept under .vscode-test/)', async () => {
