@@ -95,14 +95,11 @@ export function titleBarButton(page: Page, name: string): Locator {
   return page.locator('.editor-group-container.active .editor-actions').getByRole('button', { name });
 }
 
-/** The open editor tabs' labels (their `aria-label`s) in every group. */
+/** The open editor tabs' labels (their `aria-label`s) in every group, read at one moment (tabs may be closing). */
 export async function tabLabels(page: Page): Promise<string[]> {
-  const tabs = page.locator('.tabs-container .tab');
-  const labels: string[] = [];
-  for (let i = 0; i < (await tabs.count()); i++) {
-    labels.push((await tabs.nth(i).getAttribute('aria-label')) ?? '');
-  }
-  return labels;
+  return page
+    .locator('.tabs-container .tab')
+    .evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('aria-label') ?? ''));
 }
 
 /**
