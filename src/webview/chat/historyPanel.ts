@@ -200,7 +200,7 @@ export class HistoryPanel {
             type: 'button',
             class: 'history-item',
             'aria-current': current ? 'true' : undefined,
-            title: `${c.title} · ${new Date(c.updatedAt).toLocaleString(locale())} · ${t('{0} messages', c.messageCount)}`,
+            title: `${c.title} · ${new Date(c.updatedAt).toLocaleString(locale())} · ${c.messageCount === 1 ? t('1 message') : t('{0} messages', c.messageCount)}`,
             onClick: () => {
               this.setOpen(false);
               this.post({ type: 'conversation/switch', id: c.id });
