@@ -4,6 +4,9 @@ import { clockTime, h, icon, iconButton } from './dom';
 import { errorNotice } from './errorNotice';
 import { renderMarkdownInto, StreamRenderer, type Decorate } from './streamRenderer';
 
+/** Replies longer than this are drawn over several frames rather than in one go. */
+const LONG_REPLY_CHARS = 65_536;
+
 /** What a message element needs from the page. */
 export interface MessageContext {
   post(message: WebviewToHost): void;
@@ -80,6 +83,11 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
     footer.replaceChildren(
       h('span', { class: 'writing' }, icon('loading', true), h('span', {}, t('ALPHA is writing…'))),
     );
+  } else if (message.content.length > LONG_REPLY_CHARS) {
+    // A very long reply from history is drawn like a stream that already ended: in frames of bounded work.
+    element.renderer = new StreamRenderer(body, ctx.decorate, ctx.onRendered);
+    element.renderer.reset(message.content);
+    element.renderer.finish();
   } else {
     renderMarkdownInto(body, message.content, ctx.decorate);
   }

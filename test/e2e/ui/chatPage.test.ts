@@ -190,4 +190,29 @@ describe('Chat page: long conversations and very long replies', function () {
     const texts = await page.evaluate(`[...document.querySelectorAll('main.log article')].map((a) => a.dataset.id)`);
     assert.deepEqual(texts, ['u0', 'a0', 'u1', 'a1']);
   });
+
+  it('draws a reply of thousands of blocks from history over several frames, to its end', async () => {
+    const blocks = Array.from({ length: 12_000 }, (_, i) => `Paragraph ${i + 1} from history.`).join('\n\n');
+    const saved: MessageView[] = [
+      { id: 'hu', role: 'user', content: 'Write a lot.', createdAt: 1 },
+      { id: 'ha', role: 'assistant', content: blocks, createdAt: 2, status: 'done' },
+    ];
+    await post(page, stateMessage('history', saved));
+    // Right after the state message only a part is drawn; the rest follows frame by frame.
+    await page.waitForFunction(`document.querySelector('main.log article[data-id="ha"]') !== null`, undefined, {
+      polling: 'raf',
+    });
+    const partial = (await page.evaluate(
+      `document.querySelector('main.log article[data-id="ha"]').textContent.includes('Paragraph 12000 from history.')`,
+    )) as boolean;
+    assert.equal(partial, false, "the whole reply was drawn in the state message's own task");
+    await page.waitForFunction(
+      `document.querySelector('main.log > article:last-of-type').textContent.includes('Paragraph 12000 from history.') &&
+        !document.querySelector('.live-block')`,
+      undefined,
+      { timeout: 30_000 },
+    );
+    const paragraphs = await page.evaluate(`document.querySelectorAll('main.log > article:last-of-type p').length`);
+    assert.equal(paragraphs, 12_000);
+  });
 });
