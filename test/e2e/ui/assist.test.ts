@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Page } from 'playwright-core';
 import { lastUserContent, replyDirective } from '../../fakeService/chatContent';
 import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';
 import { vsixPath } from '../harness/paths';
@@ -70,6 +71,11 @@ const BROKEN_TS = [
 ].join('\n');
 
 const REVIEW = /Review ALPHA's proposal for/;
+
+/** Waits until no tab shows a proposal's diff any more (it closes just after the edit is shown). */
+async function diffClosed(page: Page, message: string): Promise<void> {
+  await poll(async () => !(await tabLabels(page)).some((label) => label.includes("ALPHA's proposal")), 10_000, message);
+}
 
 describe('ALPHA code assistance in the packaged extension', function () {
   this.timeout(120_000);
@@ -174,10 +180,7 @@ describe('ALPHA code assistance in the packaged extension', function () {
     const expected = DOC_JS.replace('function add(a, b) {\n  return a + b;\n}', DOCUMENTED);
     const text = activeEditor(page);
     await waitForEditorText(text, expected);
-    assert.ok(
-      !(await tabLabels(page)).some((label) => label.includes("ALPHA's proposal")),
-      'the diff closes after Apply',
-    );
+    await diffClosed(page, 'the diff did not close after Apply');
     assert.equal(onDisk('doc.js'), DOC_JS, 'Apply edits the document, it does not save it');
 
     await text.locator('.view-line', { hasText: 'Adds two numbers.' }).click();
@@ -227,7 +230,7 @@ describe('ALPHA code assistance in the packaged extension', function () {
     await page.locator('.editor-group-container.active .monaco-diff-editor').first().waitFor({ timeout: 10_000 });
     await titleBarButton(page, "Apply ALPHA's Proposal").click();
     await waitForEditorText(activeEditor(page), DOC_JS.replace('function add(a, b) {\n  return a + b;\n}', DOCUMENTED));
-    assert.ok(!(await tabLabels(page)).some((label) => label.includes("ALPHA's proposal")), 'the diff closes');
+    await diffClosed(page, 'the diff did not close after Apply');
     await activeEditor(page).locator('.view-line', { hasText: 'Adds two numbers.' }).click();
     await page.keyboard.press('Control+Z');
     await waitForEditorText(activeEditor(page), DOC_JS);
@@ -243,11 +246,7 @@ describe('ALPHA code assistance in the packaged extension', function () {
     await waitForToast(page, REVIEW);
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
     await titleBarButton(page, "Discard ALPHA's Proposal").click();
-    await poll(
-      async () => !(await tabLabels(page)).some((label) => label.includes("ALPHA's proposal")),
-      10_000,
-      'the diff did not close on Discard',
-    );
+    await diffClosed(page, 'the diff did not close on Discard');
     await openWorkspaceFile(page, 'doc.js');
     assert.equal(await editorText(activeEditor(page)), before, 'Discard changed nothing');
   });
