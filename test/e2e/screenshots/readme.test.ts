@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { startFakeService, type FakeService } from '../../fakeService/fakeService';
+import { useFakeService } from '../harness/fakeServiceHooks';
 import { repoRoot, vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, fillInputBox, runCommand } from '../harness/workbench';
@@ -72,14 +72,7 @@ describe('README screenshots', function () {
   this.timeout(120_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
   const axoKey = `fke_${randomBytes(12).toString('hex')}`;
-  let fake: FakeService | undefined;
-
-  before(async () => {
-    fake = await startFakeService({ chatKey, axoKey });
-  });
-  after(async () => {
-    await fake?.close();
-  });
+  const service = useFakeService({ chatKey, axoKey });
   const session = useWorkbench('screenshots', () => ({
     vsix: vsixPath,
     baseUrl: service().url,
@@ -95,11 +88,6 @@ describe('README screenshots', function () {
       'notes.md': '# Reading list\n\n- TypeScript handbook, chapter on generics\n- Photosynthesis basics\n',
     },
   }));
-
-  function service(): FakeService {
-    assert.ok(fake, 'the fake service did not start');
-    return fake;
-  }
 
   before(async () => {
     await session.page.setViewportSize(VIEWPORT);

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { lastUserContent, replyDirective } from '../../fakeService/chatContent';
-import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';
+import { type RecordedRequest } from '../../fakeService/fakeService';
+import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, clearNotifications, poll, waitForToast } from '../harness/workbench';
@@ -80,14 +81,7 @@ async function diffClosed(page: Page, message: string): Promise<void> {
 describe('ALPHA code assistance in the packaged extension', function () {
   this.timeout(120_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  let fake: FakeService | undefined;
-
-  before(async () => {
-    fake = await startFakeService({ chatKey });
-  });
-  after(async () => {
-    await fake?.close();
-  });
+  const service = useFakeService({ chatKey });
   const session = useWorkbench('assist', () => ({
     vsix: vsixPath,
     baseUrl: service().url,
@@ -107,11 +101,6 @@ describe('ALPHA code assistance in the packaged extension', function () {
       'tsconfig.json': '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "commonjs" } }\n',
     },
   }));
-
-  function service(): FakeService {
-    assert.ok(fake, 'the fake service did not start');
-    return fake;
-  }
 
   /** The prompt of the latest finished `POST /v1/alpha` after `start`. */
   async function lastPrompt(start: number): Promise<string> {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chatReply } from '../../fakeService/chatContent';
-import { startFakeService, type FakeService } from '../../fakeService/fakeService';
+import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
@@ -30,14 +30,7 @@ function themeColours(element: unknown): string {
 describe('ALPHA chat in the packaged extension', function () {
   this.timeout(120_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  let fake: FakeService | undefined;
-
-  before(async () => {
-    fake = await startFakeService({ chatKey });
-  });
-  after(async () => {
-    await fake?.close();
-  });
+  const service = useFakeService({ chatKey });
   const session = useWorkbench('chat', () => ({
     vsix: vsixPath,
     baseUrl: service().url,
@@ -45,11 +38,6 @@ describe('ALPHA chat in the packaged extension', function () {
     settings: { 'alphaAxo.requestTimeoutSeconds': 10, 'workbench.colorTheme': 'Default Dark Modern' },
     workspaceFiles: { 'scratch.ts': '// scratch\n' },
   }));
-
-  function service(): FakeService {
-    assert.ok(fake, 'the fake service did not start');
-    return fake;
-  }
 
   it('streams a reply that grows before it completes and ends byte-exact (accents, emoji)', async () => {
     const frame = await openChat(session.page);

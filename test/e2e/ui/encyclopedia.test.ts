@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { CORPUS } from '../../fakeService/corpus';
-import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';
+import { type RecordedRequest } from '../../fakeService/fakeService';
+import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { clearNotifications, fillInputBox, inputBox, poll, runCommand, waitForToast } from '../harness/workbench';
@@ -21,14 +22,7 @@ const ARTICLE = 'AXO: Open Article…';
 describe('AXO encyclopedia in the packaged extension', function () {
   this.timeout(120_000);
   const axoKey = `fke_${randomBytes(12).toString('hex')}`;
-  let fake: FakeService | undefined;
-
-  before(async () => {
-    fake = await startFakeService({ axoKey });
-  });
-  after(async () => {
-    await fake?.close();
-  });
+  const service = useFakeService({ axoKey });
   const session = useWorkbench('encyclopedia', () => ({
     vsix: vsixPath,
     baseUrl: service().url,
@@ -37,11 +31,6 @@ describe('AXO encyclopedia in the packaged extension', function () {
     settings: { 'alphaAxo.requestTimeoutSeconds': 6 },
     workspaceFiles: { 'notes.txt': 'Reading list\nAlan Turing\nsomething else\n' },
   }));
-
-  function service(): FakeService {
-    assert.ok(fake, 'the fake service did not start');
-    return fake;
-  }
 
   /** Runs a palette command that asks for text, types it, and returns the requests the service saw meanwhile. */
   async function lookUp(command: string, text: string): Promise<() => RecordedRequest[]> {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';
+import { type RecordedRequest } from '../../fakeService/fakeService';
+import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { countFiles, scanForSecrets } from '../harness/secretScan';
 import { useWorkbench } from '../harness/session';
@@ -13,20 +14,8 @@ describe('API keys in the packaged extension', function () {
   const chatKey = randomKey('fkc_');
   const axoKey = randomKey('fke_');
   const wrongChatKey = randomKey('fkc_wrong_');
-  let fake: FakeService | undefined;
-
-  before(async () => {
-    fake = await startFakeService({ chatKey, axoKey });
-  });
-  after(async () => {
-    await fake?.close();
-  });
+  const service = useFakeService({ chatKey, axoKey });
   const session = useWorkbench('keys', () => ({ vsix: vsixPath, baseUrl: service().url }));
-
-  function service(): FakeService {
-    assert.ok(fake, 'the fake service did not start');
-    return fake;
-  }
 
   async function setKey(commandTitle: string, key: string): Promise<void> {
     await runCommand(session.page, commandTitle);
