@@ -6,7 +6,7 @@ import { estimateTokens } from '../../../src/core/assist/tokenEstimate';
 import { nativeChatApi, type LanguageModelChat, type NativeChatApi } from '../../../src/features/nativeChat/chatApi';
 import { chatReply } from '../../fakeService/chatContent';
 import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';
-import { runDirFor } from '../harness/paths';
+import { filesUnder, runDirFor } from '../harness/paths';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 const VENDOR = 'alpha';
@@ -18,19 +18,9 @@ function messagesOf(request: RecordedRequest): { role: string; content: string }
 
 /** The extension's log ("ALPHA & AXO" output channel) of this run, as the extension host wrote it. */
 function extensionLog(): string {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(full);
-      } else if (entry.name === 'ALPHA & AXO.log') {
-        found.push(full);
-      }
-    }
-  };
-  walk(path.join(runDirFor('exthost'), 'ud', 'logs'));
-  return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+  return filesUnder(path.join(runDirFor('exthost'), 'ud', 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
+    .map((file) => fs.readFileSync(file, 'utf8'))
+    .join('\n');
 }
 
 async function poll<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** The repository root (this file compiles to out/test/e2e/harness/). */
@@ -24,4 +25,16 @@ export const codeServerEntry = path.join(testHostDir, 'node_modules', 'code-serv
 /** The folder of one run: `.vscode-test/run-<name>`. */
 export function runDirFor(name: string): string {
   return path.join(vscodeTestDir, `run-${name}`);
+}
+
+/** The files under `dir` (every depth, symlinks not followed) whose full path `keep` accepts; none when `dir` is missing. */
+export function filesUnder(dir: string, keep: (file: string) => boolean = () => true): string[] {
+  if (!fs.existsSync(dir)) {
+    return [];
+  }
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter(keep);
 }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { filesUnder } from './paths';
 
 /** One file holding one of the searched strings. */
 export interface SecretHit {
@@ -19,11 +20,7 @@ export function scanForSecrets(dir: string, needles: string[]): SecretHit[] {
     ...base64Forms(needle).map((form) => ({ needle, encoding: 'base64' as const, bytes: Buffer.from(form) })),
   ]);
   const hits: SecretHit[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) {
-      continue;
-    }
-    const file = path.join(entry.parentPath, entry.name);
+  for (const file of filesUnder(dir)) {
     let content: Buffer;
     try {
       content = fs.readFileSync(file);
@@ -41,7 +38,7 @@ export function scanForSecrets(dir: string, needles: string[]): SecretHit[] {
 
 /** Counts the files under `dir`, to show that a scan with no hit did look at something. */
 export function countFiles(dir: string): number {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).length;
+  return filesUnder(dir).length;
 }
 
 /** The needle's base64 at each of the three byte alignments, without the groups it shares with its neighbours. */

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { filesUnder } from '../harness/paths';
 import { chatFrame, poll, runCommand } from '../harness/workbench';
 
 /** The chat webview after opening it from the palette (it is found by its "Message ALPHA" textbox). */
@@ -55,23 +56,13 @@ export async function waitForReplyText(frame: FrameLocator, chars: number, timeo
 
 /** The conversation files the extension wrote under the run's user data (global storage). */
 export function conversationFiles(userDataDir: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(full);
-      } else if (
-        path.basename(dir) === 'conversations' &&
-        entry.name.endsWith('.json') &&
-        entry.name !== 'index.json'
-      ) {
-        found.push(full);
-      }
-    }
-  };
-  walk(userDataDir);
-  return found;
+  return filesUnder(
+    userDataDir,
+    (file) =>
+      path.basename(path.dirname(file)) === 'conversations' &&
+      file.endsWith('.json') &&
+      path.basename(file) !== 'index.json',
+  );
 }
 
 /** A stored conversation message, as the test reads it back. */

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { startFakeService, type FakeService } from '../../fakeService/fakeService';
 import { freePort } from '../harness/codeServer';
-import { vsixPath, vscodeTestDir } from '../harness/paths';
+import { filesUnder, vsixPath, vscodeTestDir } from '../harness/paths';
 import { countFiles, scanForSecrets } from '../harness/secretScan';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, clearNotifications, fillInputBox, poll, runCommand, waitForToast } from '../harness/workbench';
@@ -57,19 +57,7 @@ async function waitForStatus(page: Page, label: RegExp, timeoutMs = 15_000): Pro
 
 /** The "ALPHA & AXO" log channel's files under the run's user data (code-server writes them under logs/). */
 function extensionLogs(userDataDir: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(full);
-      } else if (entry.name === 'ALPHA & AXO.log') {
-        found.push(full);
-      }
-    }
-  };
-  walk(path.join(userDataDir, 'logs'));
-  return found;
+  return filesUnder(path.join(userDataDir, 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log');
 }
 
 describe('Finish: activation time, walkthrough, status bar, workspace settings, conversation search', function () {
