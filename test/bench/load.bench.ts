@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { AlphaClient } from '../../src/core/alphaClient';
 import { AxoClient } from '../../src/core/axoClient';
 import type { KeyKind } from '../../src/core/errors';
 import { HttpClient } from '../../src/core/http';
 import { silentLogger } from '../../src/core/logger';
-import type { BenchFigure } from './benchFigure';
+import { withDelayMonitor, type BenchFigure } from './benchFigure';
 
 const P99_TARGET_MS = 100;
 
@@ -37,17 +36,6 @@ function clients(fake: RunningFake) {
   const keys: Record<KeyKind, string> = { chat: fake.chatKey, encyclopedia: fake.axoKey };
   const ctx = { http, baseUrl: () => fake.url, keys: async (k: KeyKind) => keys[k], log: silentLogger };
   return { http, alpha: new AlphaClient(ctx, () => 30_000), axo: new AxoClient(ctx) };
-}
-
-/** Runs `work` while sampling the event loop's delay; returns the p99 in ms and how long the work took. */
-async function withDelayMonitor(work: () => Promise<unknown>): Promise<{ p99: number; max: number; ms: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 5 });
-  histogram.enable();
-  const start = performance.now();
-  await work();
-  const ms = performance.now() - start;
-  histogram.disable();
-  return { p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6, ms };
 }
 
 async function stream(alpha: AlphaClient, prompt: string): Promise<number> {

@@ -1,7 +1,6 @@
 import { readFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fitToBudget } from '../../src/core/chat/contextBudget';
 import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation';
 import { ConversationStore, summaryOf } from '../../src/core/chat/conversationStore';
@@ -9,7 +8,7 @@ import { contextTokensOf } from '../../src/core/chat/modelLineup';
 import { requestMessages } from '../../src/core/chat/promptMessages';
 import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';
-import { median, percentile, type BenchFigure } from './benchFigure';
+import { median, percentile, withDelayMonitor, type BenchFigure, type DelaySample } from './benchFigure';
 
 const CONVERSATIONS = 50;
 const MESSAGES = 500;
@@ -18,23 +17,6 @@ const SAVE_EVERY_TURNS = 10;
 const P99_TARGET_MS = 100;
 const OPEN_TARGET_MS = 200;
 const MODEL = 'alpha';
-
-interface Monitored {
-  p99: number;
-  max: number;
-  ms: number;
-}
-
-/** Runs `work` while sampling the event loop's delay; the p99 and max in ms and how long the work took. */
-async function withDelayMonitor(work: () => Promise<unknown>): Promise<Monitored> {
-  const histogram = monitorEventLoopDelay({ resolution: 5 });
-  histogram.enable();
-  const start = performance.now();
-  await work();
-  const ms = performance.now() - start;
-  histogram.disable();
-  return { p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6, ms };
-}
 
 /** What the chat does for each prompt before it sends: the request messages, fitted to the model's context. */
 function prepareRequest(conversation: Conversation): number {
@@ -93,7 +75,7 @@ async function writeConversation(store: ConversationStore, index: number, start:
 }
 
 /** An idle stretch of `ms` in this process: the baseline of the event loop's delay. */
-function idle(ms: number): Promise<Monitored> {
+function idle(ms: number): Promise<DelaySample> {
   return withDelayMonitor(() => new Promise((resolve) => setTimeout(resolve, ms)));
 }
 
@@ -168,7 +150,7 @@ export async function run(): Promise<BenchFigure[]> {
       await store.idle();
     });
 
-    const line = (name: string, r: Monitored): BenchFigure => ({
+    const line = (name: string, r: DelaySample): BenchFigure => ({
       name: `${name}: event-loop delay p99 (max ${r.max.toFixed(1)} ms, ${(r.ms / 1000).toFixed(2)} s)`,
       value: `${r.p99.toFixed(1)} ms (${ratio(r.p99, base.p99)} idle)`,
       target: `< ${P99_TARGET_MS} ms`,

@@ -6,6 +6,7 @@ import { HttpClient } from '../../src/core/http';
 import type { Logger } from '../../src/core/logger';
 import { chatReply } from '../fakeService/chatContent';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
+import { expectServiceError } from '../support/serviceError';
 
 interface Setup {
   alpha: AlphaClient;
@@ -56,16 +57,6 @@ async function streamAll(alpha: AlphaClient, msgs: ChatMessage[], signal?: Abort
     assert.ok(error instanceof ServiceError, String(error));
     return { text, deltas, error };
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, String(error));
-    return error;
-  }
-  assert.fail('expected a failure');
 }
 
 describe('service clients against the fake service', function () {
@@ -191,7 +182,7 @@ describe('service clients against the fake service', function () {
   describe('errors', () => {
     it('names the chat key on 401 and never the encyclopedia key', async () => {
       const wrong = setup(fake, { keys: { chat: fake.axoKey, encyclopedia: fake.axoKey } });
-      const e = await failure(wrong.alpha.complete({ model: 'alpha', messages: messages('hi') }));
+      const e = await expectServiceError(wrong.alpha.complete({ model: 'alpha', messages: messages('hi') }));
       await wrong.http.dispose();
       assert.equal(e.kind, 'badKey');
       assert.equal(e.action, 'setChatKey');
@@ -202,7 +193,7 @@ describe('service clients against the fake service', function () {
 
     it('names the encyclopedia key on 401 from the encyclopedia', async () => {
       const wrong = setup(fake, { keys: { chat: fake.chatKey, encyclopedia: fake.chatKey } });
-      const e = await failure(wrong.axo.search('turing'));
+      const e = await expectServiceError(wrong.axo.search('turing'));
       await wrong.http.dispose();
       assert.equal(e.action, 'setEncyclopediaKey');
       assert.match(e.message, /encyclopedia API key/);
@@ -210,7 +201,7 @@ describe('service clients against the fake service', function () {
 
     it('asks for a key that is missing, without a request', async () => {
       const none = setup(fake, { keys: {} });
-      const e = await failure(none.alpha.complete({ model: 'alpha', messages: messages('hi') }));
+      const e = await expectServiceError(none.alpha.complete({ model: 'alpha', messages: messages('hi') }));
       await none.http.dispose();
       assert.equal(e.kind, 'missingKey');
       assert.equal(fake.requests.length, 0);
@@ -234,7 +225,7 @@ describe('service clients against the fake service', function () {
     for (const [fault, pattern, kind] of statusCases) {
       it(`maps ${fault} on chat to a clear sentence (${kind}), never [object Object]`, async () => {
         fake.setFault(fault, { path: '/v1/alpha' });
-        const e = await failure(s.alpha.complete({ model: 'alpha', messages: messages('x') }));
+        const e = await expectServiceError(s.alpha.complete({ model: 'alpha', messages: messages('x') }));
         assert.equal(e.kind, kind);
         assert.match(e.message, pattern);
         assert.doesNotMatch(e.message, /object Object|<html|<body/i);
@@ -246,9 +237,9 @@ describe('service clients against the fake service', function () {
       for (const body of ['json', 'html', 'empty']) {
         it(`maps ${status} with ${body === 'json' ? 'a' : 'an'} ${body} body to a sentence naming the status, on chat and encyclopedia`, async () => {
           fake.setFault(`${status}:${body}`, { path: '/v1/alpha' });
-          const chat = await failure(s.alpha.complete({ model: 'alpha', messages: messages('x') }));
+          const chat = await expectServiceError(s.alpha.complete({ model: 'alpha', messages: messages('x') }));
           fake.setFault(`${status}:${body}`, { path: '/v1/axo', times: 10 });
-          const axo = await failure(s.axo.search(`matrix ${status} ${body}`));
+          const axo = await expectServiceError(s.axo.search(`matrix ${status} ${body}`));
           for (const e of [chat, axo]) {
             assert.equal(e.kind, 'server');
             assert.equal(e.action, 'retry');
@@ -261,11 +252,11 @@ describe('service clients against the fake service', function () {
 
     it('says when a JSON endpoint sends HTML or broken JSON', async () => {
       fake.setFault('non-json', { path: '/v1/axo' });
-      const html = await failure(s.axo.search('turing'));
+      const html = await expectServiceError(s.axo.search('turing'));
       assert.equal(html.kind, 'badResponse');
       assert.match(html.message, /not JSON/);
       fake.setFault('bad-json', { path: '/v1/axo' });
-      const broken = await failure(s.axo.search('turing'));
+      const broken = await expectServiceError(s.axo.search('turing'));
       assert.match(broken.message, /not JSON/);
     });
 
@@ -310,13 +301,13 @@ describe('service clients against the fake service', function () {
     }
 
     it('refuses blank input before any request', async () => {
-      const e = await failure(s.axo.ask('   \u0007  ', 'axo'));
+      const e = await expectServiceError(s.axo.ask('   \u0007  ', 'axo'));
       assert.equal(e.kind, 'badRequest');
       assert.equal(fake.requests.length, 0);
     });
 
     it('rejects an unknown model with a clear 404', async () => {
-      const e = await failure(s.axo.ask('Turing', 'axo.9'));
+      const e = await expectServiceError(s.axo.ask('Turing', 'axo.9'));
       assert.equal(e.kind, 'notFound');
       assert.match(e.message, /axo\.9/);
     });
@@ -339,15 +330,15 @@ describe('service clients against the fake service', function () {
 
     it('gives up after the attempts and never retries a 401 or a chat request', async () => {
       fake.setFault('503', { path: '/v1/axo', times: 5 });
-      await failure(s.axo.search('Turing'));
+      await expectServiceError(s.axo.search('Turing'));
       assert.equal(fake.requests.length, 3);
       fake.reset();
       fake.setFault('401', { path: '/v1/axo', times: 5 });
-      await failure(s.axo.search('Turing'));
+      await expectServiceError(s.axo.search('Turing'));
       assert.equal(fake.requests.length, 1);
       fake.reset();
       fake.setFault('503', { path: '/v1/alpha', times: 5 });
-      await failure(s.alpha.complete({ model: 'alpha', messages: messages('x') }));
+      await expectServiceError(s.alpha.complete({ model: 'alpha', messages: messages('x') }));
       assert.equal(fake.requests.length, 1);
     });
 
@@ -356,7 +347,7 @@ describe('service clients against the fake service', function () {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 200);
       const started = Date.now();
-      const e = await failure(s.axo.search('Turing', controller.signal));
+      const e = await expectServiceError(s.axo.search('Turing', controller.signal));
       assert.equal(e.kind, 'aborted');
       assert.ok(Date.now() - started < 1500);
     });

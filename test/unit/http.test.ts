@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { ServiceError } from '../../src/core/errors';
 import { HttpClient, type HttpSettings } from '../../src/core/http';
 import type { Logger } from '../../src/core/logger';
 import { startRecordingProxy } from '../support/recordingProxy';
+import { expectServiceError } from '../support/serviceError';
 
 const KEY = 'fkc_secret_http_test_0123456789';
 
@@ -32,16 +32,6 @@ function client(settings: Partial<HttpSettings> = {}, log = memoryLogger()) {
   const c = new HttpClient(() => ({ timeoutMs: 2000, proxy: { strictSSL: true, noProxy: [] }, ...settings }), log);
   closers.push(() => c.dispose());
   return c;
-}
-
-async function expectError(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, `expected ServiceError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a failure');
 }
 
 describe('HTTP layer', () => {
@@ -98,14 +88,14 @@ describe('HTTP layer', () => {
   it('stops after too many redirects', async () => {
     const { url, server } = await listen((_req, res) => res.writeHead(302, { location: '/again' }).end());
     closers.push(() => server.close());
-    const e = await expectError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }));
+    const e = await expectServiceError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }));
     assert.match(e.message, /redirected more than 5 times/);
   });
 
   it('maps a failed DNS lookup', async () => {
     const lookup: net.LookupFunction = (hostname, _options, callback) =>
       callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
-    const e = await expectError(
+    const e = await expectServiceError(
       client({ lookup }).send({
         method: 'GET',
         url: new URL('http://no-such-host.test/v1/alpha'),
@@ -120,7 +110,7 @@ describe('HTTP layer', () => {
   it('maps a refused connection', async () => {
     const { url, server } = await listen(() => undefined);
     await new Promise((r) => server.close(r));
-    const e = await expectError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }));
+    const e = await expectServiceError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }));
     assert.equal(e.kind, 'network');
     assert.match(e.message, /refused the connection/);
   });
@@ -130,7 +120,7 @@ describe('HTTP layer', () => {
     closers.push(() => server.closeAllConnections?.());
     closers.push(() => server.close());
     const started = Date.now();
-    const e = await expectError(
+    const e = await expectServiceError(
       client({ timeoutMs: 300 }).send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }),
     );
     assert.equal(e.kind, 'timeout');
@@ -151,7 +141,7 @@ describe('HTTP layer', () => {
         }),
     );
     const port = (silent.address() as net.AddressInfo).port;
-    const e = await expectError(
+    const e = await expectServiceError(
       client({ timeoutMs: 300 }).send({
         method: 'GET',
         url: new URL(`https://127.0.0.1:${port}/`),
@@ -166,7 +156,7 @@ describe('HTTP layer', () => {
   it('reports a TLS failure when the server does not speak TLS', async () => {
     const { url, server } = await listen((_req, res) => res.end('plain'));
     closers.push(() => server.close());
-    const e = await expectError(
+    const e = await expectServiceError(
       client().send({ method: 'GET', url: new URL(url.replace('http:', 'https:')), key: KEY, keyKind: 'chat' }),
     );
     assert.equal(e.kind, 'tls', e.message);
@@ -178,7 +168,7 @@ describe('HTTP layer', () => {
     closers.push(() => server.close());
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const e = await expectError(
+    const e = await expectServiceError(
       client({ timeoutMs: 10_000 }).send({
         method: 'GET',
         url: new URL(url),
@@ -197,7 +187,9 @@ describe('HTTP layer', () => {
         .end('{"error":{"message":"slow down"}}'),
     );
     closers.push(() => server.close());
-    const e = await expectError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'encyclopedia' }));
+    const e = await expectServiceError(
+      client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'encyclopedia' }),
+    );
     assert.equal(e.status, 429);
     assert.equal(e.retryAfterSeconds, 3);
     assert.match(e.message, /slow down/);
@@ -220,7 +212,9 @@ describe('HTTP layer', () => {
     const got = await c.fetchPublic(new URL(`${url}/moved`), { accept: 'image/*', maxBytes: 1024 });
     assert.equal(got.contentType, 'image/png');
     assert.deepEqual([...got.bytes], [137, 80, 78, 71]);
-    const e = await expectError(c.fetchPublic(new URL(`${url}/huge.png`), { accept: 'image/*', maxBytes: 1024 }));
+    const e = await expectServiceError(
+      c.fetchPublic(new URL(`${url}/huge.png`), { accept: 'image/*', maxBytes: 1024 }),
+    );
     assert.equal(e.kind, 'tooLarge');
     assert.equal(sawAuthorization, false);
   });
@@ -266,7 +260,7 @@ describe('HTTP layer', () => {
       const proxy = await startRecordingProxy('Basic expected');
       closers.push(() => proxy.close());
       const c = client({ proxy: { url: proxy.url, strictSSL: true, noProxy: [] } });
-      const e = await expectError(
+      const e = await expectServiceError(
         c.send({ method: 'GET', url: new URL('http://127.0.0.1:9/'), key: KEY, keyKind: 'chat' }),
       );
       assert.equal(e.kind, 'network');

@@ -9,10 +9,11 @@ import { newConversation, newId, titleFor } from '../../src/core/chat/conversati
 import { ConversationStore } from '../../src/core/chat/conversationStore';
 import { contextTokensOf } from '../../src/core/chat/modelLineup';
 import { requestMessages } from '../../src/core/chat/promptMessages';
-import { ServiceError, type KeyKind } from '../../src/core/errors';
+import type { KeyKind } from '../../src/core/errors';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../../src/core/http';
 import { silentLogger } from '../../src/core/logger';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
+import { expectServiceError } from '../support/serviceError';
 
 /** The real HTTP client, keeping every URL it is asked to send to (as sent: the raw query string). */
 class RecordingHttp extends HttpClient {
@@ -39,16 +40,6 @@ function clients(fake: FakeService, baseUrl: string = fake.url): Clients {
     axo: new AxoClient(ctx, { attempts: 1, baseDelayMs: 10, maxDelayMs: 10, budgetMs: 10 }),
     http,
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, String(error));
-    return error;
-  }
-  assert.fail('expected a failure');
 }
 
 async function streamAll(alpha: AlphaClient, messages: ChatMessage[]): Promise<string> {
@@ -90,13 +81,15 @@ describe('wrong input', function () {
       ['a white-space-only', '  \n\t \r\n '],
     ] as const) {
       it(`refuses ${name} prompt with a clear message and sends nothing (stream and complete)`, async () => {
-        const streamed = await failure(streamAll(c.alpha, [{ role: 'user', content }]));
-        const completed = await failure(c.alpha.complete({ model: 'alpha', messages: [{ role: 'user', content }] }));
+        const streamed = await expectServiceError(streamAll(c.alpha, [{ role: 'user', content }]));
+        const completed = await expectServiceError(
+          c.alpha.complete({ model: 'alpha', messages: [{ role: 'user', content }] }),
+        );
         for (const error of [streamed, completed]) {
           assert.equal(error.kind, 'badRequest');
           assert.match(error.message, /Type a message first: it is empty/);
         }
-        const none = await failure(c.alpha.complete({ model: 'alpha', messages: [] }));
+        const none = await expectServiceError(c.alpha.complete({ model: 'alpha', messages: [] }));
         assert.equal(none.kind, 'badRequest');
         assert.equal(c.http.urls.length, 0);
         assert.equal(fake.requests.length, 0);
@@ -180,7 +173,7 @@ describe('wrong input', function () {
     it('gets a clear "too large" message when the service refuses it with 413', async () => {
       // 1,000,000 characters of three UTF-8 bytes each: 3 MB, over the fake's 2 MB limit.
       const prompt = '東'.repeat(MB);
-      const error = await failure(streamAll(c.alpha, [{ role: 'user', content: prompt }]));
+      const error = await expectServiceError(streamAll(c.alpha, [{ role: 'user', content: prompt }]));
       assert.equal(error.kind, 'tooLarge');
       assert.match(error.message, /The request is too large for the service \(413/);
       assert.equal(fake.requests[0].status, 413);
@@ -190,9 +183,9 @@ describe('wrong input', function () {
   describe('a query of only spaces', () => {
     for (const query of ['', '   ', ' \t\n\r ', '\u0000\u0007 \u001b']) {
       it(`refuses ${JSON.stringify(query)} for ask, search and article with a clear message, sending nothing`, async () => {
-        const ask = await failure(c.axo.ask(query, 'axo'));
-        const search = await failure(c.axo.search(query));
-        const article = await failure(c.axo.article(query));
+        const ask = await expectServiceError(c.axo.ask(query, 'axo'));
+        const search = await expectServiceError(c.axo.search(query));
+        const article = await expectServiceError(c.axo.article(query));
         assert.match(ask.message, /Type a question first: it is empty\./);
         assert.match(search.message, /Type search terms first: it is empty\./);
         assert.match(article.message, /Type an article title first: it is empty\./);
@@ -205,7 +198,7 @@ describe('wrong input', function () {
     }
 
     it('refuses an empty encyclopedia model the same way', async () => {
-      const error = await failure(c.axo.ask('Who was Alan Turing?', '  '));
+      const error = await expectServiceError(c.axo.ask('Who was Alan Turing?', '  '));
       assert.match(error.message, /Type an encyclopedia model first/);
       assert.equal(fake.requests.length, 0);
     });
@@ -283,8 +276,8 @@ describe('wrong input', function () {
       it(`names the setting for ${JSON.stringify(raw)} on chat and encyclopedia, sending nothing`, async () => {
         const bad = clients(fake, raw);
         try {
-          const chat = await failure(streamAll(bad.alpha, [{ role: 'user', content: 'Hello' }]));
-          const lookup = await failure(bad.axo.search('Alan Turing'));
+          const chat = await expectServiceError(streamAll(bad.alpha, [{ role: 'user', content: 'Hello' }]));
+          const lookup = await expectServiceError(bad.axo.search('Alan Turing'));
           for (const error of [chat, lookup]) {
             assert.equal(error.kind, 'config');
             assert.equal(error.action, 'openSettings');
