@@ -89,7 +89,7 @@ export class AssistCommands extends DisposableOwner {
     }
     const code = pickCodeBlock(reply, target.document.languageId);
     if (code === undefined) {
-      await this.askInChat(task, target, instruction);
+      await this.askInChat(task, target, instruction, reply);
       return;
     }
     const eol = target.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
@@ -117,7 +117,7 @@ export class AssistCommands extends DisposableOwner {
     }
     const code = pickCodeBlock(reply, languageId) ?? streamingCodeBlock(reply, languageId)?.code;
     if (code === undefined || (!sink.opened && code.trim() === '')) {
-      await this.askInChat('tests', target);
+      await this.askInChat('tests', target, undefined, reply);
       return;
     }
     await sink.write(code);
@@ -167,15 +167,18 @@ export class AssistCommands extends DisposableOwner {
     return answer.trim();
   }
 
-  /** Hands the task to the chat view, which streams the answer (Explain, and replies without usable code). */
-  private async askInChat(task: AssistTask, target: AssistTarget, instruction?: string): Promise<void> {
+  /**
+   * Hands the task to the chat view: Explain is asked and streamed there; a reply already received without usable
+   * code is shown there as the answer (no second request).
+   */
+  private async askInChat(task: AssistTask, target: AssistTarget, instruction?: string, reply?: string): Promise<void> {
     const handoff = buildChatHandoff(task, target.context, { instruction });
     try {
-      await vscode.commands.executeCommand('alpha.chat.ask', handoff);
+      await vscode.commands.executeCommand('alpha.chat.ask', { ...handoff, reply });
       if (task !== 'explain') {
         void vscode.window.showInformationMessage(
           vscode.l10n.t(
-            'ALPHA answered "{0}" without code for {1}; the answer continues in the chat.',
+            'ALPHA answered "{0}" without code for {1}; the answer is in the chat.',
             commandTitle(task),
             selectionLabel(target.context),
           ),

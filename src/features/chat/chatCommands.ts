@@ -11,6 +11,8 @@ const MAX_WHOLE_FILE_CHARS = 200_000;
 export interface AskArgs {
   prompt?: string;
   context?: { label: string; content: string; language?: string };
+  /** A reply already received for `prompt` (an assistance command's): shown as the answer, no new request. */
+  reply?: string;
 }
 
 /** Reads `alpha.chat.ask`'s argument tolerantly (other extensions call it). */
@@ -22,6 +24,9 @@ export function parseAskArgs(args: unknown): AskArgs {
   const out: AskArgs = {};
   if (typeof a.prompt === 'string' && a.prompt.trim()) {
     out.prompt = a.prompt;
+  }
+  if (typeof a.reply === 'string' && a.reply.trim()) {
+    out.reply = a.reply;
   }
   const c = a.context as Record<string, unknown> | undefined;
   if (c && typeof c === 'object' && typeof c.content === 'string' && c.content.trim()) {

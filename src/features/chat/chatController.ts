@@ -91,9 +91,41 @@ export class ChatController extends DisposableOwner {
   async send(text: string, extra: ContextItem[] = []): Promise<void> {
     await this.loaded;
     await this.stop();
+    if (this.addPrompt(text, extra)) {
+      await this.respond('append');
+    }
+  }
+
+  /**
+   * Adds a prompt with the pending context and a reply that was already received for it (an assistance command's
+   * reply without code): shown and kept like any answer, without asking ALPHA (and paying) again.
+   */
+  async record(text: string, reply: string): Promise<void> {
+    await this.loaded;
+    await this.stop();
+    if (!this.addPrompt(text, [])) {
+      return;
+    }
+    const conversation = this.session.conversation;
+    const model = this.services.settings.chatModel;
+    conversation.messages.push({
+      id: newId(),
+      role: 'assistant',
+      content: reply,
+      createdAt: Date.now(),
+      status: 'done',
+      model,
+    });
+    conversation.updatedAt = Date.now();
+    await this.session.saveNow();
+    await this.redraw();
+  }
+
+  /** Adds a prompt with the pending context (and `extra`) to the conversation; false when there is nothing to add. */
+  private addPrompt(text: string, extra: ContextItem[]): boolean {
     const context = [...this.session.pending, ...extra];
     if (!text.trim() && context.length === 0) {
-      return;
+      return false;
     }
     this.session.pending = [];
     const conversation = this.session.conversation;
@@ -105,7 +137,7 @@ export class ChatController extends DisposableOwner {
     if (!conversation.title) {
       conversation.title = titleFrom(text, context);
     }
-    await this.respond('append');
+    return true;
   }
 
   /** Writes the last reply again (Regenerate, Retry). */

@@ -34,11 +34,15 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     controller.broadcast({ type: 'composer/focus' });
   };
   const ask = async (args?: unknown) => {
-    const { prompt, context: given } = parseAskArgs(args);
+    const { prompt, context: given, reply } = parseAskArgs(args);
     // Context given by the caller (an assistance command) replaces the selection, which it usually is.
     const extra = [given ? contextFromArgs(given) : selectionContext(actions.targetEditor())].filter((c) => !!c);
     await reveal();
     controller.addContext(extra);
+    if (prompt !== undefined && reply !== undefined) {
+      await controller.record(prompt, reply);
+      return;
+    }
     const text = prompt ?? (await promptForQuestion(session.pending));
     if (text) {
       await controller.send(text);

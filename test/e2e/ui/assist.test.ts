@@ -41,6 +41,10 @@ const DOCUMENTED = [
 ].join('\n');
 const DOC_REPLY = `Here is the function with its documentation:\n\n\`\`\`js\n${DOCUMENTED}\n\`\`\`\n\nI added a JSDoc comment.`;
 const DOC_JS = [`// ${replyDirective(DOC_REPLY)}`, '', 'function add(a, b) {', '  return a + b;', '}', ''].join('\n');
+const NO_CODE_REPLY = 'This function is small and its name says what it does; I would leave it without a comment.';
+const NO_CODE_JS = [`// ${replyDirective(NO_CODE_REPLY)}`, '', 'function sub(a, b) {', '  return a - b;', '}', ''].join(
+  '\n',
+);
 
 const TESTS_CODE = [
   "const test = require('node:test');",
@@ -96,6 +100,7 @@ describe('ALPHA code assistance in the packaged extension', function () {
     workspaceFiles: {
       'explain.js': EXPLAIN_JS,
       'doc.js': DOC_JS,
+      'nocode.js': NO_CODE_JS,
       'calc.js': CALC_JS,
       'broken.ts': BROKEN_TS,
       'tsconfig.json': '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "commonjs" } }\n',
@@ -238,6 +243,25 @@ describe('ALPHA code assistance in the packaged extension', function () {
     await diffClosed(page, 'the diff did not close on Discard');
     await openWorkspaceFile(page, 'doc.js');
     assert.equal(await editorText(activeEditor(page)), before, 'Discard changed nothing');
+  });
+
+  it('a reply without code goes to the chat as the answer, without asking ALPHA a second time', async () => {
+    const page = session.page;
+    await clearNotifications(page);
+    const start = service().requests.length;
+    await openWorkspaceFile(page, 'nocode.js');
+    await selectLines(page, activeEditor(page), 3, 3);
+    await runCommandOnSelection(page, 'ALPHA: Document Selection');
+    await waitForToast(page, /without code for nocode\.js:3-5; the answer is in the chat/);
+    const frame = await chatFrame(page);
+    await waitForReplyText(frame, NO_CODE_REPLY.length);
+    assert.equal((await replies(frame).last().locator('.content').innerText()).trim(), NO_CODE_REPLY);
+    // Give a second request, if there were one, the time to arrive.
+    await page.waitForTimeout(1_000);
+    const asked = service()
+      .requests.slice(start)
+      .filter((r) => r.path === '/v1/alpha');
+    assert.equal(asked.length, 1, 'ALPHA was asked once: its reply is shown, not asked for again');
   });
 
   it('Generate Tests opens an untitled JavaScript editor with the tests', async () => {
