@@ -12,6 +12,16 @@ export class Scroller {
   private pinned = true;
   private lastTop = 0;
   readonly jumpButton: HTMLButtonElement;
+  /**
+   * Watches the newest message: its height changes after it is drawn (messages off screen are laid out only when
+   * they come near it, see `content-visibility` in chat.css), and a pinned view follows it to the bottom.
+   */
+  private readonly newest = new ResizeObserver(() => {
+    if (this.pinned) {
+      this.toBottom();
+    }
+  });
+  private watched: Element | null = null;
 
   constructor(private readonly log: HTMLElement) {
     this.jumpButton = h(
@@ -50,6 +60,16 @@ export class Scroller {
   private toBottom(): void {
     this.log.scrollTop = this.log.scrollHeight;
     this.lastTop = this.log.scrollTop;
+    const last = this.log.lastElementChild;
+    if (last !== this.watched) {
+      if (this.watched) {
+        this.newest.unobserve(this.watched);
+      }
+      this.watched = last;
+      if (last) {
+        this.newest.observe(last);
+      }
+    }
   }
 
   private atBottom(): boolean {
