@@ -80,6 +80,7 @@ describe('chat core: running a reply', () => {
     });
     assert.deepEqual(outcome, { status: 'stopped' });
     assert.equal(r.content, 'one two');
+    assert.equal(r.status, 'stopped');
     assert.equal(r.error, undefined);
   });
 

@@ -104,7 +104,7 @@ describe('wrong input', function () {
   describe('a 1 MB prompt', () => {
     const MB = 1_000_000;
 
-    it('is too large for ALPHA by the estimate, so the chat says so instead of sending; the prompt is kept whole', () => {
+    it('is too large for ALPHA by the estimate (fitToBudget marks it tooLarge) and is kept whole', () => {
       const prompt = bigPrompt(MB);
       const limit = contextTokensOf('alpha');
       const fit = fitToBudget(

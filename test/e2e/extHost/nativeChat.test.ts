@@ -232,9 +232,7 @@ describe('native chat', () => {
       assert.match(log, /Native chat: @alpha participant registered\./);
       assert.match(log, /Native chat: @axo participant registered\./);
       assert.doesNotMatch(log, /not registered/);
-      if (api.lm) {
-        assert.match(log, /Native chat: ALPHA language model \(vendor "alpha"\) registered\./);
-      }
+      assert.match(log, /Native chat: ALPHA language model \(vendor "alpha"\) registered\./);
     });
   });
 });
