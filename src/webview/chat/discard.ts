@@ -12,15 +12,18 @@ const SLICE_BUDGET_MS = 8;
 export function discardMessages(elements: readonly Element[], schedule: Schedule = whenIdle): void {
   const pieces: Element[] = [];
   for (const element of elements) {
-    const blocks = element.querySelector(':scope > .content > .blocks');
-    if (!blocks || blocks.childElementCount < 2) {
+    // A reply's blocks, or those of the replies in a slice of older messages.
+    const long = Array.from(element.querySelectorAll('.content > .blocks')).filter((b) => b.childElementCount > 1);
+    if (long.length === 0) {
       element.remove();
       continue;
     }
     element.classList.add('discarded');
     element.setAttribute('aria-hidden', 'true');
-    for (const section of Array.from(blocks.children)) {
-      pieces.push(...Array.from(section.children), section);
+    for (const blocks of long) {
+      for (const section of Array.from(blocks.children)) {
+        pieces.push(...Array.from(section.children), section);
+      }
     }
     pieces.push(element);
   }

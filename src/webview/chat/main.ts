@@ -128,26 +128,27 @@ class ChatApp {
   private drawState(state: ChatStateView): void {
     this.olderMessages?.cancel();
     this.conversationId = state.conversationId;
+    // Renderers still drawing (a reply streaming, or a long one from history) stop with their conversation.
+    this.elements.forEach((element) => element.renderer?.dispose());
     this.elements.clear();
     this.streaming = undefined;
     discardMessages(Array.from(this.log.children));
     this.setTitle(state.title);
     // The streaming reply (always the last message) and the newest others now; the older ones when the page is idle.
     const all = state.messages;
-    const last = all[all.length - 1];
-    this.messages = [];
-    let shown = all;
-    if (last && state.streaming?.messageId === last.id) {
-      this.startStreaming(state.streaming.requestId, last);
-      shown = all.slice(0, -1);
-    }
+    const last = all.at(-1);
+    const streamingLast = last !== undefined && state.streaming?.messageId === last.id;
+    const shown = streamingLast ? all.slice(0, -1) : all;
+    this.messages = [...shown];
+    const streamed =
+      streamingLast && state.streaming ? this.startStreaming(state.streaming.requestId, last) : undefined;
     const draw = (m: MessageView): HTMLElement => {
       const element = messageElement(m, this.ctx, false);
       this.elements.set(m.id, element);
       return element.article;
     };
-    const cut = drawRecent(this.log, shown, draw);
-    this.messages = [...all];
+    // After any message still on its way out (discard.ts), before the streaming reply.
+    const cut = drawRecent(this.log, shown, draw, streamed?.article ?? null);
     this.olderMessages = new OlderMessages(this.log, shown.slice(0, cut), draw);
     if (state.messages.length === 0) {
       this.log.append(welcome());
@@ -170,11 +171,12 @@ class ChatApp {
     return element;
   }
 
-  private startStreaming(requestId: number, reply: MessageView): void {
+  private startStreaming(requestId: number, reply: MessageView): MessageElement {
     const element = this.append(reply, true);
     this.streaming = { requestId, messageId: reply.id, element };
     this.composer.setStreaming(true);
     this.refreshRegenerate();
+    return element;
   }
 
   private endStreaming(message: Extract<HostToWebview, { type: 'chat/done' | 'chat/error' }>): void {

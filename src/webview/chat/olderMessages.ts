@@ -1,17 +1,22 @@
 /** At most this many of the newest messages are drawn at once when a conversation is shown. */
-export const RECENT_MESSAGES = 12;
+const RECENT_MESSAGES = 12;
 
 /**
- * Draws the newest of `items` at the top of `log`, newest first, until they fill two screens of it or
+ * Draws the newest of `items` into `log` before `before` (at the end when null), newest first, until they fill two screens of it or
  * RECENT_MESSAGES are drawn; returns how many older items are left for OlderMessages. Showing a conversation then
  * costs what the screen shows, not a fixed number of messages that may be long replies with code.
  */
-export function drawRecent<T>(log: HTMLElement, items: readonly T[], draw: (item: T) => HTMLElement): number {
+export function drawRecent<T>(
+  log: HTMLElement,
+  items: readonly T[],
+  draw: (item: T) => HTMLElement,
+  before: Node | null = null,
+): number {
   const screens = 2 * Math.max(log.clientHeight, 400);
   const last = Math.max(0, items.length - RECENT_MESSAGES);
   let cut = items.length;
   while (cut > last && log.scrollHeight <= screens) {
-    log.insertBefore(draw(items[--cut]), log.firstChild);
+    before = log.insertBefore(draw(items[--cut]), before);
   }
   return cut;
 }

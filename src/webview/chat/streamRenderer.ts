@@ -61,6 +61,8 @@ export class StreamRenderer {
   private readonly liveEl: HTMLElement;
   /** The reply ended while a backlog was still being drawn: the frames finish it, then the live block goes. */
   private ending = false;
+  /** The window the last frame needed to reach a finished block (a long block being written needs a wide one). */
+  private windowChars = WINDOW_CHARS;
 
   constructor(
     container: HTMLElement,
@@ -87,6 +89,7 @@ export class StreamRenderer {
     this.head = '';
     this.tail = normaliseNewlines(text);
     this.ending = false;
+    this.windowChars = WINDOW_CHARS;
     this.links = {};
     this.chunk = undefined;
     this.section = undefined;
@@ -135,6 +138,16 @@ export class StreamRenderer {
     this.onRendered();
   }
 
+  /** Stops drawing (the message left the page); what is drawn stays as it is. */
+  dispose(): void {
+    if (this.frame) {
+      this.cancelFrame(this.frame);
+      this.frame = 0;
+    }
+    this.tail = '';
+    this.ending = false;
+  }
+
   private schedule(): void {
     if (!this.frame) {
       this.frame = this.requestFrame(() => {
@@ -151,8 +164,8 @@ export class StreamRenderer {
    */
   private render(): void {
     const deadline = performance.now() + FRAME_BUDGET_MS;
-    let windowChars = WINDOW_CHARS;
     for (;;) {
+      const windowChars = this.windowChars;
       const tail = this.tail;
       const whole = tail.length <= windowChars;
       if (whole && this.ending) {
@@ -167,12 +180,15 @@ export class StreamRenderer {
         this.tail = tail.slice(split.finishedLength);
       }
       if (!whole && split.finished.length === 0) {
-        // One block longer than the window (a long code block): widen the window until it ends or takes all.
-        windowChars *= 2;
+        // One block longer than the window (a long code block): widen the window until it ends or takes all,
+        // and keep it wide for the next frames while that block is still being written.
+        this.windowChars *= 2;
         continue;
       }
+      if (split.finished.length) {
+        this.windowChars = WINDOW_CHARS;
+      }
       if (!whole && performance.now() < deadline) {
-        windowChars = WINDOW_CHARS;
         continue;
       }
       const live = safeFragment(renderBlocks(split.live, tokens.links));
@@ -206,7 +222,7 @@ export class StreamRenderer {
       this.sectionChunks++;
       this.chunkBlocks = 0;
     }
-    this.chunkBlocks += fragment.childNodes.length;
+    this.chunkBlocks += fragment.childElementCount;
     this.chunk.append(fragment);
   }
 }

@@ -99,7 +99,7 @@ describe('Chat page: long conversations and very long replies', function () {
   it('keeps the message being read in place while older messages are drawn above it', async () => {
     await post(page, stateMessage('first', conversation(200)));
     // Scroll a little up into the newest messages before the older ones arrive.
-    const moved = await page.evaluate(`(async () => {
+    const moved = (await page.evaluate(`(async () => {
       const log = document.querySelector('main.log');
       await new Promise((r) => requestAnimationFrame(r));
       log.scrollTop = Math.max(0, log.scrollTop - 300);
@@ -107,11 +107,13 @@ describe('Chat page: long conversations and very long replies', function () {
       const top = log.getBoundingClientRect().top;
       const read = [...log.querySelectorAll('article')].find((a) => a.getBoundingClientRect().bottom > top + 50);
       const before = read.getBoundingClientRect().top;
+      const atStart = log.querySelectorAll('article').length;
       while (log.querySelectorAll('article').length < 400) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      return read.getBoundingClientRect().top - before;
-    })()`);
-    assert.ok(Math.abs(moved as number) <= 2, `the message being read moved by ${String(moved)} px`);
+      return { atStart, moved: read.getBoundingClientRect().top - before };
+    })()`)) as { atStart: number; moved: number };
+    assert.ok(moved.atStart > 0 && moved.atStart < 400, `${moved.atStart} messages were drawn when reading began`);
+    assert.ok(Math.abs(moved.moved) <= 2, `the message being read moved by ${moved.moved} px`);
   });
 
   it('scrolls up through 400 messages without jumps: every step moves the content by exactly the scroll', async () => {
@@ -173,18 +175,32 @@ describe('Chat page: long conversations and very long replies', function () {
     assert.match(shown as string, /Paragraph 12000 of a very long reply\./);
 
     await post(page, stateMessage('short', conversation(2)));
-    const right = (await page.evaluate(`(() => {
+    const right = (await page.evaluate(`(async () => {
       const gone = document.querySelector('main.log > .discarded');
-      return {
+      const seen = {
         hidden: gone ? gone.getAttribute('aria-hidden') : 'removed',
         height: gone ? gone.getBoundingClientRect().height : 0,
         visible: [...document.querySelectorAll('main.log article')].filter((a) => !a.closest('.discarded')).length,
+        last: document.querySelector('main.log > article:last-of-type')?.dataset.id,
+        sizes: [],
       };
-    })()`)) as { hidden: string; height: number; visible: number };
+      // How many elements the reply still has, frame by frame, until it is gone.
+      while (gone && gone.isConnected && seen.sizes.length < 2000) {
+        seen.sizes.push(gone.querySelectorAll('*').length);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return seen;
+    })()`)) as { hidden: string; height: number; visible: number; last: string; sizes: number[] };
     // Not removed in the state's own task (that is one long task for a reply of megabytes), but hidden at once.
     assert.equal(right.hidden, 'true', 'the long reply is hidden from assistive technology at once, removed later');
     assert.equal(right.height, 0, 'the long reply takes no room while it goes');
     assert.equal(right.visible, 4, 'the new conversation is shown at once');
+    assert.equal(right.last, 'a1', "the new conversation's last message is the log's last, not the one going");
+    const first = right.sizes[0];
+    assert.ok(
+      right.sizes.some((n) => n > 0 && n < first),
+      `the reply was not taken out piece by piece: ${right.sizes.slice(0, 5).join(', ')}…`,
+    );
     await page.waitForFunction(`!document.querySelector('main.log > .discarded')`, undefined, { timeout: 30_000 });
     await waitForMessages(page, 4);
     const texts = await page.evaluate(`[...document.querySelectorAll('main.log article')].map((a) => a.dataset.id)`);
