@@ -315,7 +315,21 @@ export class ChatController extends DisposableOwner {
       }
       await this.stream(running, reply, fit.tooLarge ? fit.tokens : undefined, fit.messages, model);
     } finally {
+      // Also when the reply could not start (listing or drawing failed): the status bar must not stay "replying".
+      this.endRunning(running);
       finish();
+    }
+  }
+
+  /** The reply is no longer running: its abort controller goes back, and the status bar hears it (once). */
+  private endRunning(running: Running): void {
+    this.slot.release(running.controller);
+    if (this.running !== running) {
+      return;
+    }
+    this.running = undefined;
+    if (!this.isDisposed) {
+      this.streamingEmitter.fire(false);
     }
   }
 
@@ -355,13 +369,7 @@ export class ChatController extends DisposableOwner {
         },
       });
     }
-    this.slot.release(controller);
-    if (this.running === running) {
-      this.running = undefined;
-      if (!this.isDisposed) {
-        this.streamingEmitter.fire(false);
-      }
-    }
+    this.endRunning(running);
     if (this.isDisposed) {
       return;
     }
