@@ -135,12 +135,18 @@ async function longTasksBetween(page: Page, from: number, to: number): Promise<L
 
 const now = (page: Page) => page.evaluate(() => performance.now());
 
-/** Waits until the log shows `count` messages (older ones are drawn while idle); returns the page's time then. */
-async function drawn(page: Page, count: number): Promise<number> {
-  await page.waitForFunction((n) => document.querySelectorAll('main.log article:not(.discarded)').length === n, count, {
-    timeout: 60_000,
-    polling: 50,
-  });
+/**
+ * Waits until the log shows conversation `index` drawn to its first message (older ones are drawn while idle) and
+ * `count` messages in all; returns the page's time then.
+ */
+async function drawn(page: Page, count: number, index: number): Promise<number> {
+  await page.waitForFunction(
+    ([n, first]) =>
+      document.querySelector(`main.log article[data-id="${first}"]`) !== null &&
+      document.querySelectorAll('main.log article:not(.discarded)').length === n,
+    [count, `c${index}-u0`] as const,
+    { timeout: 60_000, polling: 50 },
+  );
   return now(page);
 }
 
@@ -212,7 +218,7 @@ export async function run(): Promise<BenchFigure[]> {
     await page.evaluate((s) => (window.__next = s), states[0]);
     from = await now(page);
     await page.evaluate(() => window.postMessage({ type: 'chat/state', state: window.__next }, '*'));
-    to = await drawn(page, MESSAGES);
+    to = await drawn(page, MESSAGES, 0);
     await settle(page);
     phases.push({
       name: `show a conversation of ${MESSAGES} messages (chat/state)`,
@@ -229,7 +235,7 @@ export async function run(): Promise<BenchFigure[]> {
       await page.evaluate((s) => (window.__next = s), state);
       const start = await now(page);
       await page.evaluate(() => window.postMessage({ type: 'chat/state', state: window.__next }, '*'));
-      switchMs.push((await drawn(page, MESSAGES)) - start);
+      switchMs.push((await drawn(page, MESSAGES, (n + 1) % states.length)) - start);
     }
     await settle(page);
     phases.push({
@@ -279,18 +285,19 @@ export async function run(): Promise<BenchFigure[]> {
     const shown = await page.evaluate(
       () => document.querySelector('main.log > article:last-of-type .content')?.textContent?.length ?? 0,
     );
+    const elements = await page.evaluate(() => document.querySelectorAll('*').length);
     phases.push({
       name: `stream a ${(STREAM_CHARS / 1e6).toFixed(0)} MB reply as ${deltas.length.toLocaleString('en')} chat/delta messages of ${DELTA_MIN}–${DELTA_MAX} chars (${DELTAS_PER_TICK} every ${TICK_MS} ms)`,
       tasks: await longTasksBetween(page, from, await now(page)),
       ms: to - from,
-      detail: `posted in ${(postedMs / 1000).toFixed(1)} s, ${(shown / 1e6).toFixed(2)} M characters of text shown after`,
+      detail: `posted in ${(postedMs / 1000).toFixed(1)} s, ${(shown / 1e6).toFixed(2)} M characters of text in ${elements.toLocaleString('en')} page elements shown after`,
     });
 
     // Leaving the 5 MB reply: one switch to a conversation of 500 messages.
     from = await now(page);
     await page.evaluate((st) => (window.__next = st), states[0]);
     await page.evaluate(() => window.postMessage({ type: 'chat/state', state: window.__next }, '*'));
-    to = await drawn(page, MESSAGES);
+    to = await drawn(page, MESSAGES, 0);
     await settle(page);
     phases.push({
       name: `switch away from the 5 MB reply to a conversation of ${MESSAGES} messages`,
