@@ -12,8 +12,7 @@ const SLICE_BUDGET_MS = 8;
 export function discardMessages(elements: readonly Element[], schedule: Schedule = whenIdle): void {
   const pieces: Element[] = [];
   for (const element of elements) {
-    // A reply's blocks, or those of the replies in a slice of older messages.
-    const long = Array.from(element.querySelectorAll('.content > .blocks')).filter((b) => b.childElementCount > 1);
+    const long = longReplyBlocks(element);
     if (long.length === 0) {
       element.remove();
       continue;
@@ -40,4 +39,16 @@ export function discardMessages(elements: readonly Element[], schedule: Schedule
   if (pieces.length) {
     schedule(slice);
   }
+}
+
+/**
+ * The block containers of the very long replies (more than one section) in a drawn message or a slice of older
+ * messages. Each reply is looked into with a query that stops at its first match (its blocks come right after its
+ * header): a query over the whole subtree would visit every element of a reply of megabytes.
+ */
+function longReplyBlocks(element: Element): Element[] {
+  const replies = element.classList.contains('older-messages') ? Array.from(element.children) : [element];
+  return replies
+    .map((reply) => reply.querySelector(':scope > .content > .blocks'))
+    .filter((blocks): blocks is Element => blocks !== null && blocks.childElementCount > 1);
 }
