@@ -86,14 +86,6 @@ export function storedConversation(
   return undefined;
 }
 
-/** Rewrites one user setting in the run's settings.json (VS Code applies it without a reload). */
-export function setUserSetting(userDataDir: string, key: string, value: unknown): void {
-  const file = path.join(userDataDir, 'User', 'settings.json');
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  settings[key] = value;
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
-}
-
 /** Reloads the window through the palette and waits for the workbench. */
 export async function reloadWindow(page: Page): Promise<void> {
   // Focus the editor area first: the palette helper presses Escape, which in the chat stops a streaming reply.
