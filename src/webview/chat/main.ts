@@ -1,7 +1,7 @@
 import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
-import { decorateCodeBlocks } from './codeBlocks';
+import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
@@ -51,7 +51,7 @@ class ChatApp {
     this.history = new HistoryPanel(post);
     this.ctx = {
       post,
-      decorate: (fragment, final) => decorateCodeBlocks(fragment, final, post),
+      decorate: decorateCodeBlocks,
       onRendered: () => this.scroller.contentChanged(),
       edit: (message, article) => this.edit(message, article),
     };
@@ -300,6 +300,11 @@ class ChatApp {
         if (anchor.dataset.url) {
           this.post({ type: 'link/open', url: anchor.dataset.url });
         }
+        return;
+      }
+      const code = target instanceof Element ? codeAction(target) : undefined;
+      if (code) {
+        this.post(code);
         return;
       }
       const image = target?.closest?.<HTMLButtonElement>('button.load-image');

@@ -7,15 +7,8 @@ import {
   splitFinished,
   type LinkMap,
 } from './markdownBlocks';
+import { FinishedBlocks, type Decorate } from './finishedBlocks';
 import { safeFragment } from './safeHtml';
-
-/**
- * Finished blocks are grouped in chunks of about this many; the page skips layout and paint of chunks off screen
- * (`content-visibility: auto` in chat.css), so a reply of megabytes costs each frame no more than a short one.
- */
-const BLOCKS_PER_CHUNK = 16;
-/** Chunks are grouped in sections of this many, which the page skips as a whole when off screen. */
-const CHUNKS_PER_SECTION = 32;
 
 /**
  * A frame lexes the unfinished text in windows of about this many characters, and starts another window only while
@@ -25,23 +18,22 @@ const CHUNKS_PER_SECTION = 32;
 const WINDOW_CHARS = 4_096;
 const FRAME_BUDGET_MS = 8;
 
-/** What the renderer does to each rendered piece (code block actions, highlighting when final). */
-export type Decorate = (fragment: DocumentFragment, final: boolean) => void;
+export type { Decorate };
 
 /** Renders a whole Markdown text at once (messages loaded from history). */
 export function renderMarkdownInto(container: HTMLElement, markdown: string, decorate: Decorate): void {
   const links: LinkMap = {};
   const tokens = lexBlocks(normaliseNewlines(markdown), links);
   const fragment = safeFragment(renderBlocks(tokens, tokens.links));
-  decorate(fragment, true);
+  decorate(fragment, 'final');
   container.replaceChildren(fragment);
 }
 
 /**
  * Renders a streamed Markdown reply incrementally. Deltas are only collected; the work happens once per animation
  * frame, and only on the tail that is not yet finished: the tail is lexed, every block but the last is finished
- * (rendered, sanitised, highlighted and appended once, never parsed again), and the last block is rendered again
- * into the live element. The cost of a frame depends on the size of the last block, not on the reply's length, and
+ * (rendered, sanitised and appended once, never parsed again unless a section of them slept, see FinishedBlocks), and
+ * the last block is rendered again into the live element. The cost of a frame depends on the size of the last block, not on the reply's length, and
  * a backlog is drawn over several frames of bounded work (WINDOW_CHARS, FRAME_BUDGET_MS).
  */
 export class StreamRenderer {
@@ -53,11 +45,7 @@ export class StreamRenderer {
   private heldCr = false;
   private links: LinkMap = {};
   private frame = 0;
-  private readonly finishedEl: HTMLElement;
-  private section: HTMLElement | undefined;
-  private sectionChunks = 0;
-  private chunk: HTMLElement | undefined;
-  private chunkBlocks = 0;
+  private readonly finished: FinishedBlocks;
   private readonly liveEl: HTMLElement;
   /** The reply ended while a backlog was still being drawn: the frames finish it, then the live block goes. */
   private ending = false;
@@ -72,11 +60,10 @@ export class StreamRenderer {
     private readonly requestFrame: (callback: () => void) => number = (cb) => requestAnimationFrame(cb),
     private readonly cancelFrame: (handle: number) => void = (handle) => cancelAnimationFrame(handle),
   ) {
-    this.finishedEl = document.createElement('div');
-    this.finishedEl.className = 'blocks';
+    this.finished = new FinishedBlocks(decorate, () => this.links);
     this.liveEl = document.createElement('div');
     this.liveEl.className = 'live-block';
-    container.replaceChildren(this.finishedEl, this.liveEl);
+    container.replaceChildren(this.finished.element, this.liveEl);
   }
 
   /** The text so far. */
@@ -91,9 +78,7 @@ export class StreamRenderer {
     this.ending = false;
     this.windowChars = WINDOW_CHARS;
     this.links = {};
-    this.chunk = undefined;
-    this.section = undefined;
-    this.finishedEl.replaceChildren();
+    this.finished.clear();
     this.liveEl.replaceChildren();
     this.schedule();
   }
@@ -192,7 +177,7 @@ export class StreamRenderer {
         continue;
       }
       const live = safeFragment(renderBlocks(split.live, tokens.links));
-      this.decorate(live, false);
+      this.decorate(live, 'live');
       this.liveEl.replaceChildren(live);
       this.onRendered();
       if (!whole) {
@@ -204,26 +189,7 @@ export class StreamRenderer {
 
   private appendFinished(tokens: Token[]): void {
     this.links = { ...definitionsOf(tokens), ...this.links };
-    if (!tokens.length) {
-      return;
-    }
-    const fragment = safeFragment(renderBlocks(tokens, this.links));
-    this.decorate(fragment, true);
-    if (!this.chunk || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
-      if (!this.section || this.sectionChunks >= CHUNKS_PER_SECTION) {
-        this.section = document.createElement('div');
-        this.section.className = 'section';
-        this.finishedEl.append(this.section);
-        this.sectionChunks = 0;
-      }
-      this.chunk = document.createElement('div');
-      this.chunk.className = 'chunk';
-      this.section.append(this.chunk);
-      this.sectionChunks++;
-      this.chunkBlocks = 0;
-    }
-    this.chunkBlocks += fragment.childElementCount;
-    this.chunk.append(fragment);
+    this.finished.append(tokens, this.links);
   }
 }
 

@@ -24,7 +24,7 @@ function runIncremental(deltas: string[], container: HTMLElement): RenderRun {
   let pending: (() => void) | undefined;
   const renderer = new StreamRenderer(
     container,
-    (fragment, final) => decorateCodeBlocks(fragment, final, () => undefined),
+    decorateCodeBlocks,
     () => undefined,
     (callback) => {
       pending = callback;
@@ -87,7 +87,7 @@ async function drawConversation(messages: MessageView[]): Promise<SwitchTimes> {
   log.style.cssText = 'height: 800px; overflow-y: auto; overflow-anchor: none';
   const ctx: MessageContext = {
     post: () => undefined,
-    decorate: (fragment, final) => decorateCodeBlocks(fragment, final, () => undefined),
+    decorate: decorateCodeBlocks,
     onRendered: () => undefined,
     edit: () => undefined,
   };

@@ -116,7 +116,7 @@ describe('Chat page: long conversations and very long replies', function () {
     assert.ok(Math.abs(moved.moved) <= 2, `the message being read moved by ${moved.moved} px`);
   });
 
-  it('scrolls up through 400 messages without jumps: every step moves the content by exactly the scroll', async () => {
+  it('scrolls up through 400 messages without jumps: every step moves what is read by exactly the scroll', async () => {
     await waitForMessages(page, 400);
     const result = (await page.evaluate(`(async () => {
       const log = document.querySelector('main.log');
@@ -138,7 +138,8 @@ describe('Chat page: long conversations and very long replies', function () {
         const from = log.scrollTop;
         log.scrollTop = from - 400;
         await frames();
-        const off = read.getBoundingClientRect().top - before - (from - log.scrollTop);
+        // Content drawn above may change the scroll position (scroll anchoring), not what the reader sees move.
+        const off = read.getBoundingClientRect().top - before - Math.min(400, from);
         if (Math.abs(off) > 2) jumps.push(Math.round(off));
         steps++;
       }
@@ -148,8 +149,9 @@ describe('Chat page: long conversations and very long replies', function () {
     assert.deepEqual(result.jumps, [], `the content jumped in ${result.jumps.length} of ${result.steps} steps`);
   });
 
-  it('takes a reply of thousands of blocks off the page at once for the eye and piece by piece for the page', async () => {
-    const blocks = Array.from({ length: 12_000 }, (_, i) => `Paragraph ${i + 1} of a very long reply.`).join('\n\n');
+  it('takes a reply of thousands of blocks off the page at once, its sections far out of view asleep', async () => {
+    // About 780 KB: long enough for sections out of view to sleep (finishedBlocks.ts).
+    const blocks = Array.from({ length: 20_000 }, (_, i) => `Paragraph ${i + 1} of a very long reply.`).join('\n\n');
     const long: MessageView[] = [
       { id: 'lu', role: 'user', content: 'Write a lot.', createdAt: 1 },
       { id: 'la', role: 'assistant', content: '', createdAt: 2, status: 'streaming' },
@@ -172,43 +174,38 @@ describe('Chat page: long conversations and very long replies', function () {
       { timeout: 30_000 },
     );
     const shown = await page.evaluate(`document.querySelector('main.log > article:last-of-type').textContent`);
-    assert.match(shown as string, /Paragraph 12000 of a very long reply\./);
+    assert.match(shown as string, /Paragraph 20000 of a very long reply\./);
+    // Sections the page no longer draws sleep: only their height stays on the page.
+    await paragraphsBelow(page, 'main.log > article:last-of-type', 3_000);
 
     await post(page, stateMessage('short', conversation(2)));
-    const right = (await page.evaluate(`(async () => {
+    const right = (await page.evaluate(`(() => {
       const gone = document.querySelector('main.log > .discarded');
-      const seen = {
+      return {
         hidden: gone ? gone.getAttribute('aria-hidden') : 'removed',
         height: gone ? gone.getBoundingClientRect().height : 0,
         visible: [...document.querySelectorAll('main.log article')].filter((a) => !a.closest('.discarded')).length,
         last: document.querySelector('main.log > article:last-of-type')?.dataset.id,
-        sizes: [],
       };
-      // How many elements the reply still has, frame by frame, until it is gone.
-      while (gone && gone.isConnected && seen.sizes.length < 2000) {
-        seen.sizes.push(gone.querySelectorAll('*').length);
-        await new Promise((r) => requestAnimationFrame(r));
-      }
-      return seen;
-    })()`)) as { hidden: string; height: number; visible: number; last: string; sizes: number[] };
+    })()`)) as { hidden: string; height: number; visible: number; last: string };
     // Not removed in the state's own task (that is one long task for a reply of megabytes), but hidden at once.
     assert.equal(right.hidden, 'true', 'the long reply is hidden from assistive technology at once, removed later');
     assert.equal(right.height, 0, 'the long reply takes no room while it goes');
     assert.equal(right.visible, 4, 'the new conversation is shown at once');
     assert.equal(right.last, 'a1', "the new conversation's last message is the log's last, not the one going");
-    const first = right.sizes[0];
-    assert.ok(
-      right.sizes.some((n) => n > 0 && n < first),
-      `the reply was not taken out piece by piece: ${right.sizes.slice(0, 5).join(', ')}…`,
-    );
     await page.waitForFunction(`!document.querySelector('main.log > .discarded')`, undefined, { timeout: 30_000 });
     await waitForMessages(page, 4);
     const texts = await page.evaluate(`[...document.querySelectorAll('main.log article')].map((a) => a.dataset.id)`);
     assert.deepEqual(texts, ['u0', 'a0', 'u1', 'a1']);
   });
 
-  it('draws a reply of thousands of blocks from history over several frames, to its end', async () => {
-    const blocks = Array.from({ length: 12_000 }, (_, i) => `Paragraph ${i + 1} from history.`).join('\n\n');
+  it('draws a reply of thousands of blocks from history over several frames; its sections sleep and wake without a jump', async () => {
+    // About 600 KB of paragraphs and code blocks (code is highlighted and gets its toolbar only when first shown).
+    const count = 24_001;
+    const blocks = Array.from({ length: count }, (_, i) =>
+      i % 3 === 2 ? `\`\`\`ts\nconst n${i + 1} = ${i + 1};\n\`\`\`` : `Paragraph ${i + 1} from history.`,
+    ).join('\n\n');
+    const paragraphs = count - Math.floor(count / 3);
     const saved: MessageView[] = [
       { id: 'hu', role: 'user', content: 'Write a lot.', createdAt: 1 },
       { id: 'ha', role: 'assistant', content: blocks, createdAt: 2, status: 'done' },
@@ -219,16 +216,95 @@ describe('Chat page: long conversations and very long replies', function () {
       polling: 'raf',
     });
     const partial = (await page.evaluate(
-      `document.querySelector('main.log article[data-id="ha"]').textContent.includes('Paragraph 12000 from history.')`,
+      `document.querySelector('main.log article[data-id="ha"]').textContent.includes('Paragraph ${count} from history.')`,
     )) as boolean;
     assert.equal(partial, false, "the whole reply was drawn in the state message's own task");
     await page.waitForFunction(
-      `document.querySelector('main.log > article:last-of-type').textContent.includes('Paragraph 12000 from history.') &&
+      `document.querySelector('main.log > article:last-of-type').textContent.includes('Paragraph ${count} from history.') &&
         !document.querySelector('.live-block')`,
       undefined,
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     );
-    const paragraphs = await page.evaluate(`document.querySelectorAll('main.log > article:last-of-type p').length`);
-    assert.equal(paragraphs, 12_000);
+    await paragraphsBelow(page, 'article[data-id="ha"]', 2_000);
+
+    // Up through the end of the reply a step at a time, as a reader scrolls (sections wake before they come into
+    // view; the block being read moves by exactly the scroll in every step), then to its start.
+    const result = (await page.evaluate(`(async () => {
+      const log = document.querySelector('main.log');
+      const reply = log.querySelector('article[data-id="ha"]');
+      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      log.scrollTop = log.scrollHeight;
+      await frames();
+      const middle = () => {
+        // The block nearest the middle of the view (a gap between blocks may be there).
+        const y = log.getBoundingClientRect().top + log.clientHeight / 2;
+        const away = (b) => { const box = b.getBoundingClientRect(); return box.top > y ? box.top - y : box.bottom < y ? y - box.bottom : 0; };
+        let best;
+        for (const b of reply.querySelectorAll('.chunk > *')) if (!best || away(b) < away(best)) best = b;
+        return best;
+      };
+      const jumps = [];
+      let steps = 0;
+      let most = 0;
+      let woken = 0;
+      reply.addEventListener('contentvisibilityautostatechange', (e) => {
+        if (!e.skipped && e.target.classList.contains('section') && e.target.childElementCount === 0) woken++;
+      }, true);
+      while (log.scrollTop > 0 && steps < 150) {
+        const read = middle() ?? reply;
+        const before = read.getBoundingClientRect().top;
+        const from = log.scrollTop;
+        log.scrollTop = from - 400;
+        await frames();
+        // Content drawn above may change the scroll position (scroll anchoring), not what the reader sees move.
+        const off = read.getBoundingClientRect().top - before - Math.min(400, from);
+        if (Math.abs(off) > 2) jumps.push(Math.round(off));
+        most = Math.max(most, reply.querySelectorAll('p').length);
+        steps++;
+      }
+      log.scrollTop = 0;
+      const first = () => reply.querySelector('.blocks p');
+      for (let i = 0; i < 100 && first()?.textContent !== 'Paragraph 1 from history.'; i++) await frames();
+      await frames();
+      const top = log.getBoundingClientRect().top;
+      const box = first()?.getBoundingClientRect();
+      return {
+        steps,
+        jumps,
+        most,
+        woken,
+        first: first()?.textContent,
+        firstShown: !!box && box.bottom > top && box.top < top + log.clientHeight,
+        toolbar: !!reply.querySelector('.blocks .code-block .code-toolbar button[data-code-action="copy"]'),
+        now: reply.querySelectorAll('p').length,
+      };
+    })()`)) as {
+      steps: number;
+      jumps: number[];
+      most: number;
+      woken: number;
+      first: string;
+      firstShown: boolean;
+      toolbar: boolean;
+      now: number;
+    };
+    assert.equal(result.steps, 150, 'the reply is not as long as it should be');
+    assert.ok(result.woken >= 3, `${result.woken} sleeping sections were drawn again on the way up`);
+    assert.deepEqual(result.jumps, [], `the content jumped in ${result.jumps.length} of ${result.steps} steps`);
+    assert.equal(result.first, 'Paragraph 1 from history.', 'the reply is drawn again from its start');
+    assert.ok(result.firstShown, 'the first paragraph is in view at the top');
+    assert.ok(result.toolbar, 'code blocks drawn again get their toolbars when shown');
+    const limit = paragraphs / 8;
+    assert.ok(result.most < limit, `${result.most} of ${paragraphs} paragraphs were on the page at once while scrolling`);
+    assert.ok(result.now < limit, `${result.now} of ${paragraphs} paragraphs on the page at the top`);
   });
 });
+
+/** Waits until the element at `selector` holds fewer than `limit` paragraphs (its far sections went to sleep). */
+async function paragraphsBelow(page: Page, selector: string, limit: number): Promise<void> {
+  await page.waitForFunction(
+    ([s, n]) => (globalThis as unknown as Window).document.querySelectorAll(`${s} p`).length < n,
+    [selector, limit] as const,
+    { timeout: 30_000, polling: 100 },
+  );
+}

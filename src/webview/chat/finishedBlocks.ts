@@ -1,0 +1,212 @@
+import type { Token } from 'marked';
+import { lexBlocks, renderBlocks, type LinkMap } from './markdownBlocks';
+import { whenIdle, type Schedule } from './olderMessages';
+import { safeFragment } from './safeHtml';
+import type { DecorateStage } from './codeBlocks';
+
+/** What the renderer does to each rendered piece (code blocks wrapped; actions and highlighting, see DecorateStage). */
+export type Decorate = (piece: DocumentFragment | HTMLElement, stage: DecorateStage) => void;
+
+/**
+ * Finished blocks are grouped in chunks of about this many; the page skips layout and paint of chunks off screen
+ * (`content-visibility: auto` in chat.css), so a reply of megabytes costs each frame no more than a short one.
+ */
+const BLOCKS_PER_CHUNK = 16;
+/** Chunks are grouped in sections of this many, which the page skips as a whole and may put to sleep. */
+const CHUNKS_PER_SECTION = 16;
+/**
+ * Sections sleep only in a reply longer than this (about 60,000 elements drawn): in a shorter one every block stays
+ * on the page, where find-in-page and screen readers reach it.
+ */
+const SLEEP_AFTER_CHARS = 512 * 1024;
+
+/**
+ * Whether the page tells when an element with `content-visibility: auto` starts or stops being drawn. Where it
+ * does, chunks are decorated only when first shown, and sections far off screen sleep (see FinishedBlocks).
+ */
+const TOLD_WHEN_SHOWN =
+  typeof HTMLElement !== 'undefined' && 'oncontentvisibilityautostatechange' in HTMLElement.prototype;
+/** A chunk not decorated yet (it has not been shown). */
+const PLAIN = 'plain';
+
+/** A section of chunks and the Markdown its blocks were drawn from. */
+interface Section {
+  element: HTMLElement;
+  source: string;
+  /** Off screen, as the page last told. */
+  skipped: boolean;
+  /** Its blocks are not on the page: only its height is. */
+  asleep: boolean;
+}
+
+/**
+ * The finished blocks of a reply, in chunks grouped in sections, kept cheap however long the reply grows:
+ * - a chunk's code blocks are highlighted and get their toolbars when the chunk is first shown;
+ * - in a reply of more than SLEEP_AFTER_CHARS, a section the page stops drawing (scrolled well out of view) goes to
+ *   sleep when the page is idle: its elements leave the page and only its height stays; it is drawn again from its
+ *   Markdown when it comes back into view. A reply of megabytes then keeps a few thousand elements on the page
+ *   instead of hundreds of thousands, whose tracing by the garbage collector blocked the page for a second and more.
+ */
+export class FinishedBlocks {
+  readonly element: HTMLElement;
+  private readonly sections = new Map<Element, Section>();
+  /** Characters of Markdown appended. */
+  private chars = 0;
+  /** The section blocks are appended to (never put to sleep). */
+  private section: Section | undefined;
+  private sectionChunks = 0;
+  private chunk: HTMLElement | undefined;
+  private chunkBlocks = 0;
+
+  constructor(
+    private readonly decorate: Decorate,
+    /** The link definitions known so far, for a section drawn again. */
+    private readonly links: () => LinkMap,
+    private readonly schedule: Schedule = whenIdle,
+  ) {
+    this.element = document.createElement('div');
+    this.element.className = 'blocks';
+    if (TOLD_WHEN_SHOWN) {
+      // The event does not bubble; a capturing listener sees it for every chunk and section of this reply.
+      this.element.addEventListener('contentvisibilityautostatechange', (event) => this.stateChanged(event), true);
+    }
+  }
+
+  /** Takes every block off. */
+  clear(): void {
+    this.sections.clear();
+    this.chars = 0;
+    this.section = undefined;
+    this.chunk = undefined;
+    this.element.replaceChildren();
+  }
+
+  /** Renders finished blocks and appends them, a chunk of at most BLOCKS_PER_CHUNK blocks at a time. */
+  append(tokens: Token[], links: LinkMap): void {
+    const sleptBefore = this.sleeps;
+    for (let i = 0; i < tokens.length;) {
+      if (!this.chunk || !this.section || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
+        if (!this.section || this.sectionChunks >= CHUNKS_PER_SECTION) {
+          this.startSection();
+        }
+        this.chunk = newChunk();
+        this.section?.element.append(this.chunk);
+        this.sectionChunks++;
+        this.chunkBlocks = 0;
+      }
+      const [end, blocks] = batchEnd(tokens, i, BLOCKS_PER_CHUNK - this.chunkBlocks);
+      const batch = tokens.slice(i, end);
+      const fragment = safeFragment(renderBlocks(batch, links));
+      // A chunk already shown is not told again: blocks added to it are decorated as they come.
+      this.decorate(fragment, this.chunk.classList.contains(PLAIN) ? 'plain' : 'final');
+      this.chunk.append(fragment);
+      const source = sourceOf(batch);
+      (this.section as Section).source += source;
+      this.chars += source.length;
+      this.chunkBlocks += blocks;
+      i = end;
+    }
+    if (this.sleeps && !sleptBefore) {
+      // The reply just grew long enough: the sections already out of view sleep now.
+      for (const section of this.sections.values()) {
+        if (section.skipped) {
+          this.sleepSoon(section);
+        }
+      }
+    }
+  }
+
+  /** Whether sections out of view sleep (the reply is long enough). */
+  private get sleeps(): boolean {
+    return this.chars > SLEEP_AFTER_CHARS;
+  }
+
+  private startSection(): void {
+    const previous = this.section;
+    const element = document.createElement('div');
+    element.className = 'section';
+    this.section = { element, source: '', skipped: false, asleep: false };
+    this.sections.set(element, this.section);
+    this.sectionChunks = 0;
+    this.element.append(element);
+    if (previous?.skipped && this.sleeps) {
+      this.sleepSoon(previous);
+    }
+  }
+
+  private stateChanged(event: Event): void {
+    const target = event.target as HTMLElement;
+    const skipped = (event as ContentVisibilityAutoStateChangeEvent).skipped;
+    if (target.classList.contains(PLAIN)) {
+      if (!skipped) {
+        target.classList.remove(PLAIN);
+        this.decorate(target, 'final');
+      }
+      return;
+    }
+    const section = this.sections.get(target);
+    if (!section) {
+      return;
+    }
+    section.skipped = skipped;
+    if (skipped && this.sleeps) {
+      this.sleepSoon(section);
+    } else if (section.asleep) {
+      this.wake(section);
+    }
+  }
+
+  /** Puts a section to sleep when the page is idle, if it is still off screen then. */
+  private sleepSoon(section: Section): void {
+    this.schedule(() => {
+      if (!section.skipped || section.asleep || section === this.section || !section.element.isConnected) {
+        return;
+      }
+      // A skipped section has the size it had when last drawn (contain-intrinsic-size: auto); it keeps it.
+      section.element.style.height = `${section.element.getBoundingClientRect().height}px`;
+      section.element.replaceChildren();
+      section.asleep = true;
+    });
+  }
+
+  /** Draws a section again from its Markdown (it comes into view): laid out in full once, then chunks skip again. */
+  private wake(section: Section): void {
+    const links = this.links();
+    const tokens = lexBlocks(section.source, links);
+    for (let i = 0; i < tokens.length;) {
+      const [end] = batchEnd(tokens, i, BLOCKS_PER_CHUNK);
+      const chunk = newChunk();
+      const fragment = safeFragment(renderBlocks(tokens.slice(i, end), links));
+      this.decorate(fragment, chunk.classList.contains(PLAIN) ? 'plain' : 'final');
+      chunk.append(fragment);
+      section.element.append(chunk);
+      i = end;
+    }
+    section.asleep = false;
+    section.element.classList.add('measuring');
+    section.element.style.height = '';
+    this.schedule(() => section.element.classList.remove('measuring'));
+  }
+}
+
+/** Where a batch of at most `room` blocks that starts at `start` ends, and how many blocks it has (blank lines are none). */
+function batchEnd(tokens: Token[], start: number, room: number): [number, number] {
+  let blocks = 0;
+  let end = start;
+  while (end < tokens.length && (blocks < room || tokens[end].type === 'space')) {
+    blocks += tokens[end].type === 'space' ? 0 : 1;
+    end++;
+  }
+  return [end, blocks];
+}
+
+/** The Markdown text of `tokens`. */
+function sourceOf(tokens: Token[]): string {
+  return tokens.map((t) => t.raw).join('');
+}
+
+function newChunk(): HTMLElement {
+  const chunk = document.createElement('div');
+  chunk.className = TOLD_WHEN_SHOWN ? `chunk ${PLAIN}` : 'chunk';
+  return chunk;
+}
