@@ -19,6 +19,8 @@ const DELTAS_PER_TICK = 20;
 const TICK_MS = 16;
 const IDLE_MS = 2000;
 const LONG_TASK_LIMIT_MS = 200;
+/** Screens scrolled down the 5 MB reply from its start. */
+const READ_SCREENS = 100;
 
 /** The repository root (this file runs from out/test/bench). */
 const root = path.join(__dirname, '..', '..', '..');
@@ -282,15 +284,45 @@ export async function run(): Promise<BenchFigure[]> {
     await page.waitForFunction(() => !document.querySelector('.live-block'), undefined, { timeout: 150_000 });
     to = await now(page);
     await settle(page);
-    const shown = await page.evaluate(
-      () => document.querySelector('main.log > article:last-of-type .content')?.textContent?.length ?? 0,
-    );
     const elements = await page.evaluate(() => document.querySelectorAll('*').length);
     phases.push({
       name: `stream a ${(STREAM_CHARS / 1e6).toFixed(0)} MB reply as ${deltas.length.toLocaleString('en')} chat/delta messages of ${DELTA_MIN}–${DELTA_MAX} chars (${DELTAS_PER_TICK} every ${TICK_MS} ms)`,
       tasks: await longTasksBetween(page, from, await now(page)),
       ms: to - from,
-      detail: `posted in ${(postedMs / 1000).toFixed(1)} s, ${(shown / 1e6).toFixed(2)} M characters of text in ${elements.toLocaleString('en')} page elements shown after`,
+      detail: `posted in ${(postedMs / 1000).toFixed(1)} s, ${elements.toLocaleString('en')} page elements at the end (sections out of view asleep); shown after`,
+    });
+
+    // Reading the 5 MB reply: to its start (sleeping sections are drawn again), then down a screen per frame pair.
+    from = await now(page);
+    const reading = (await page.evaluate(`(async () => {
+      const log = document.querySelector('main.log');
+      const reply = log.querySelector(':scope > article:last-of-type .blocks');
+      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const opening = ${JSON.stringify(reply.slice(0, 40))};
+      const drawn = () => (reply.querySelector(':scope > .section:first-child p')?.textContent ?? '').startsWith(opening);
+      const asleep = !drawn();
+      const start = performance.now();
+      log.scrollTop += reply.getBoundingClientRect().top - log.getBoundingClientRect().top;
+      for (let i = 0; i < 200 && !drawn(); i++) await frames();
+      const found = drawn();
+      const firstMs = performance.now() - start;
+      let most = 0;
+      for (let i = 0; i < ${READ_SCREENS}; i++) {
+        log.scrollTop += log.clientHeight;
+        await frames();
+        most = Math.max(most, document.querySelectorAll('*').length);
+      }
+      return { asleep, found, firstMs, most };
+    })()`)) as { asleep: boolean; found: boolean; firstMs: number; most: number };
+    if (!reading.found) {
+      throw new Error('the start of the 5 MB reply was not drawn again when scrolled to');
+    }
+    await settle(page);
+    phases.push({
+      name: `read the 5 MB reply: jump to its start, then ${READ_SCREENS} screens down`,
+      tasks: await longTasksBetween(page, from, await now(page)),
+      ms: reading.firstMs,
+      detail: `at most ${reading.most.toLocaleString('en')} page elements; its first paragraph ${reading.asleep ? 'drawn again' : 'already there (not asleep)'} in`,
     });
 
     // Leaving the 5 MB reply: one switch to a conversation of 500 messages.
