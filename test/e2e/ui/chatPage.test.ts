@@ -295,7 +295,10 @@ describe('Chat page: long conversations and very long replies', function () {
     assert.ok(result.firstShown, 'the first paragraph is in view at the top');
     assert.ok(result.toolbar, 'code blocks drawn again get their toolbars when shown');
     const limit = paragraphs / 8;
-    assert.ok(result.most < limit, `${result.most} of ${paragraphs} paragraphs were on the page at once while scrolling`);
+    assert.ok(
+      result.most < limit,
+      `${result.most} of ${paragraphs} paragraphs were on the page at once while scrolling`,
+    );
     assert.ok(result.now < limit, `${result.now} of ${paragraphs} paragraphs on the page at the top`);
   });
 });
