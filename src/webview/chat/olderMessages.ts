@@ -1,10 +1,17 @@
 /** At most this many of the newest messages are drawn at once when a conversation is shown. */
 const RECENT_MESSAGES = 12;
+/**
+ * After this long, no further message is drawn in the same task. The first messages a freshly loaded page draws
+ * also pay for compiling the Markdown lexer's and the highlighter's patterns (a reply of a few KB with code then
+ * takes 50–130 ms instead of 5): the rest waits for the next slice rather than growing one long task.
+ */
+const TASK_BUDGET_MS = 40;
 
 /**
- * Draws the newest of `items` into `log` before `before` (at the end when null), newest first, until they fill two screens of it or
- * RECENT_MESSAGES are drawn; returns how many older items are left for OlderMessages. Showing a conversation then
- * costs what the screen shows, not a fixed number of messages that may be long replies with code.
+ * Draws the newest of `items` into `log` before `before` (at the end when null), newest first, until they fill two
+ * screens of it, RECENT_MESSAGES are drawn or TASK_BUDGET_MS has passed (at least one is drawn); returns how many
+ * older items are left for OlderMessages. Showing a conversation then costs what the screen shows, not a fixed
+ * number of messages that may be long replies with code.
  */
 export function drawRecent<T>(
   log: HTMLElement,
@@ -12,10 +19,11 @@ export function drawRecent<T>(
   draw: (item: T) => HTMLElement,
   before: Node | null = null,
 ): number {
+  const deadline = performance.now() + TASK_BUDGET_MS;
   const screens = 2 * Math.max(log.clientHeight, 400);
   const last = Math.max(0, items.length - RECENT_MESSAGES);
   let cut = items.length;
-  while (cut > last && log.scrollHeight <= screens) {
+  while (cut > last && log.scrollHeight <= screens && (cut === items.length || performance.now() < deadline)) {
     before = log.insertBefore(draw(items[--cut]), before);
   }
   return cut;
@@ -84,6 +92,7 @@ export class OlderMessages<T> {
     if (this.cancelled) {
       return;
     }
+    const deadline = performance.now() + TASK_BUDGET_MS;
     const start = Math.max(0, this.end - CHUNK);
     // A slice is one element the page skips whole when it is off screen (`content-visibility` in chat.css): a long
     // conversation costs each later frame a few dozen of them, not hundreds of messages.
@@ -93,8 +102,10 @@ export class OlderMessages<T> {
     const slice = document.createElement('div');
     slice.className = 'older-messages measuring';
     this.measured = slice;
-    for (const item of this.older.slice(start, this.end)) {
-      slice.append(this.draw(item));
+    // Newest first, until the slice is full or the task's budget is spent.
+    let from = this.end;
+    while (from > start && (from === this.end || performance.now() < deadline)) {
+      slice.prepend(this.draw(this.older[--from]));
     }
     // What the user looks at stays where it is (the browser's scroll anchoring may already have kept it there).
     const anchor = this.log.firstElementChild;
@@ -103,7 +114,7 @@ export class OlderMessages<T> {
     if (anchor) {
       this.log.scrollTop += anchor.getBoundingClientRect().top - before;
     }
-    this.end = start;
+    this.end = from;
     this.next();
   }
 }
