@@ -20,20 +20,32 @@ export const ACTION_LABELS: Readonly<Record<Exclude<ErrorAction, 'none'>, string
   },
 };
 
-/** Runs the host side of an action (everything but Retry, which the caller owns). */
-export async function runErrorAction(action: ErrorAction): Promise<void> {
+/**
+ * The command behind an action (everything but Retry, which the caller owns): what a button runs, in a notification
+ * or in VS Code's chat view.
+ */
+export function actionCommand(action: ErrorAction): vscode.Command | undefined {
   switch (action) {
     case 'setChatKey':
-      await vscode.commands.executeCommand('alpha.setApiKey');
-      break;
+      return { command: 'alpha.setApiKey', title: ACTION_LABELS.setChatKey };
     case 'setEncyclopediaKey':
-      await vscode.commands.executeCommand('axo.setApiKey');
-      break;
+      return { command: 'axo.setApiKey', title: ACTION_LABELS.setEncyclopediaKey };
     case 'openSettings':
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'alphaAxo.baseUrl');
-      break;
+      return {
+        command: 'workbench.action.openSettings',
+        title: ACTION_LABELS.openSettings,
+        arguments: ['alphaAxo.baseUrl'],
+      };
     default:
-      break;
+      return undefined;
+  }
+}
+
+/** Runs the host side of an action (everything but Retry, which the caller owns). */
+export async function runErrorAction(action: ErrorAction): Promise<void> {
+  const command = actionCommand(action);
+  if (command) {
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
   }
 }
 

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../core/alphaClient';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { ServiceError, describeError, isAbortError } from '../../core/errors';
 import { abortOnCancel } from '../../host/disposables';
-import { ACTION_LABELS } from '../../host/errorActions';
+import { actionCommand } from '../../host/errorActions';
 import type { Services } from '../../host/services';
 import { resolveTarget, type AssistTarget } from '../assist/editorTarget';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
@@ -111,17 +111,9 @@ export function failure(error: unknown, stream: ChatResponseStream, token: vscod
   if (error instanceof ServiceError && error.kind === 'cut') {
     return { errorDetails: { message: vscode.l10n.t('The reply was cut off.'), responseIsIncomplete: true } };
   }
-  if (error instanceof ServiceError) {
-    if (error.action === 'setChatKey' || error.action === 'setEncyclopediaKey') {
-      const command = error.action === 'setChatKey' ? 'alpha.setApiKey' : 'axo.setApiKey';
-      stream.button({ command, title: ACTION_LABELS[error.action] });
-    } else if (error.action === 'openSettings') {
-      stream.button({
-        command: 'workbench.action.openSettings',
-        title: ACTION_LABELS.openSettings,
-        arguments: ['alphaAxo'],
-      });
-    }
+  const command = error instanceof ServiceError ? actionCommand(error.action) : undefined;
+  if (command) {
+    stream.button(command);
   }
   return { errorDetails: { message: describeError(error) } };
 }
