@@ -29,8 +29,13 @@ export function drawRecent<T>(
   return cut;
 }
 
-/** How many older messages are drawn per idle slice after that. */
+/** How many older messages are drawn per idle slice after that, at most. */
 const CHUNK = 10;
+/**
+ * After this long, a slice takes no further message: with the layout of what it drew (about as long again), an idle
+ * slice stays near 50 ms, leaving room for input even on a slow or busy machine.
+ */
+const SLICE_BUDGET_MS = 24;
 
 /** Runs `callback` when the page is idle (soon, in any case). */
 export type Schedule = (callback: () => void) => void;
@@ -92,7 +97,7 @@ export class OlderMessages<T> {
     if (this.cancelled) {
       return;
     }
-    const deadline = performance.now() + TASK_BUDGET_MS;
+    const deadline = performance.now() + SLICE_BUDGET_MS;
     const start = Math.max(0, this.end - CHUNK);
     // A slice is one element the page skips whole when it is off screen (`content-visibility` in chat.css): a long
     // conversation costs each later frame a few dozen of them, not hundreds of messages.
