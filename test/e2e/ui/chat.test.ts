@@ -9,6 +9,7 @@ import { useWorkbench } from '../harness/session';
 import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   openChat,
+  lastPromptText,
   prompts,
   reloadWindow,
   replies,
@@ -93,12 +94,14 @@ describe('ALPHA chat in the packaged extension', function () {
     await frame.getByRole('button', { name: 'Stop generating' }).click();
     await waitForReplyEnd(frame);
     assert.equal(await replies(frame).count(), count, 'the reply was replaced, not added');
-    assert.equal(
-      service()
-        .requests.slice(before)
-        .filter((r) => r.path === '/v1/alpha').length,
-      1,
-    );
+    const sent = service()
+      .requests.slice(before)
+      .filter((r) => r.path === '/v1/alpha');
+    assert.equal(sent.length, 1);
+    // The prompt is asked again without the reply it replaces.
+    const messages = (sent[0].body as { messages?: { role: string; content: string }[] }).messages ?? [];
+    assert.equal(messages.at(-1)?.role, 'user', 'the replaced reply was sent back to the service');
+    assert.match(messages.at(-1)?.content ?? '', /Write at length #long:20000/);
   });
 
   it('Copy code puts the block on the clipboard and Insert at cursor writes it into the editor', async () => {
@@ -174,7 +177,7 @@ describe('ALPHA chat in the packaged extension', function () {
     await last.getByText(/Interrupted/).waitFor({ timeout: 20_000 });
     const restored = await last.locator('.content').innerText();
     assert.ok(restored.length >= Math.min(partial.length, 40), `restored ${restored.length} chars`);
-    assert.match(await prompts(frame).last().innerText(), /Reload during this/);
+    assert.match(await lastPromptText(frame), /Reload during this/);
     assert.ok(
       await frame.getByRole('button', { name: 'Regenerate' }).isVisible(),
       'an interrupted reply can be regenerated',
@@ -192,7 +195,7 @@ describe('ALPHA chat in the packaged extension', function () {
     frame = await chatFrame(session.page, 60_000);
     await replies(frame).last().getByText('Messages received').waitFor({ timeout: 20_000 });
     assert.equal(await frame.getByRole('article').count(), count);
-    assert.match(await prompts(frame).last().innerText(), /And now a complete one/);
+    assert.match(await lastPromptText(frame), /And now a complete one/);
   });
 
   async function failWith(fault: string): Promise<import('playwright-core').Locator> {

@@ -34,6 +34,13 @@ export function prompts(frame: FrameLocator): Locator {
   return frame.getByRole('log').getByRole('article', { name: 'You', exact: true });
 }
 
+/** The text the last prompt shows once scrolled to (a message off screen is not rendered: no innerText until then). */
+export async function lastPromptText(frame: FrameLocator): Promise<string> {
+  const last = prompts(frame).last();
+  await last.scrollIntoViewIfNeeded();
+  return last.innerText();
+}
+
 /** Waits until no reply is being written (the Send button is back). */
 export async function waitForReplyEnd(frame: FrameLocator, timeoutMs = 30_000): Promise<void> {
   await frame.getByRole('button', { name: 'Stop generating' }).waitFor({ state: 'hidden', timeout: timeoutMs });

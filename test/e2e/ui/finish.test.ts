@@ -303,7 +303,7 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
     await search.press('ArrowDown');
     await session.page.keyboard.press('Enter');
     await poll(
-      async () => (await prompts(frame).allInnerTexts()).some((t) => t.includes('for the quokka')),
+      async () => (await prompts(frame).allTextContents()).some((t) => t.includes('for the quokka')),
       10_000,
       'Enter on the match did not open its conversation',
     );
