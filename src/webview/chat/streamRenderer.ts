@@ -33,8 +33,9 @@ export function renderMarkdownInto(container: HTMLElement, markdown: string, dec
  * Renders a streamed Markdown reply incrementally. Deltas are only collected; the work happens once per animation
  * frame, and only on the tail that is not yet finished: the tail is lexed, every block but the last is finished
  * (rendered, sanitised and appended once, never parsed again unless a section of them slept, see FinishedBlocks), and
- * the last block is rendered again into the live element. The cost of a frame depends on the size of the last block, not on the reply's length, and
- * a backlog is drawn over several frames of bounded work (WINDOW_CHARS, FRAME_BUDGET_MS).
+ * the last block is rendered again into the live element. The cost of a frame depends on the size of the last block,
+ * not on the reply's length, and a backlog is drawn over several frames of bounded work (WINDOW_CHARS,
+ * FRAME_BUDGET_MS).
  */
 export class StreamRenderer {
   /** The text the finished blocks cover (only joined when the whole text is asked for). */
