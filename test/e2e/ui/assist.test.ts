@@ -82,6 +82,14 @@ async function diffClosed(page: Page, message: string): Promise<void> {
   await poll(async () => !(await tabLabels(page)).some((label) => label.includes("ALPHA's proposal")), 10_000, message);
 }
 
+/** Clears the notifications, opens `file`, selects lines `from`–`to` and runs `command` on the selection. */
+async function runOnLines(page: Page, file: string, from: number, to: number, command: string): Promise<void> {
+  await clearNotifications(page);
+  await openWorkspaceFile(page, file);
+  await selectLines(page, activeEditor(page), from, to);
+  await runCommandOnSelection(page, command);
+}
+
 describe('ALPHA code assistance in the packaged extension', function () {
   this.timeout(120_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
@@ -153,11 +161,8 @@ describe('ALPHA code assistance in the packaged extension', function () {
 
   it('Document shows a diff; Apply changes the file in one edit and one Undo restores it', async () => {
     const page = session.page;
-    await clearNotifications(page);
     const start = service().requests.length;
-    await openWorkspaceFile(page, 'doc.js');
-    await selectLines(page, activeEditor(page), 3, 3);
-    await runCommandOnSelection(page, 'ALPHA: Document Selection');
+    await runOnLines(page, 'doc.js', 3, 3, 'ALPHA: Document Selection');
     await waitForToast(page, REVIEW);
     const diff = page.locator('.editor-group-container.active .monaco-diff-editor').first();
     await diff.waitFor({ state: 'visible', timeout: 15_000 });
@@ -184,10 +189,7 @@ describe('ALPHA code assistance in the packaged extension', function () {
 
   it('Apply refuses, saying why, when the document changed after the proposal', async () => {
     const page = session.page;
-    await clearNotifications(page);
-    await openWorkspaceFile(page, 'doc.js');
-    await selectLines(page, activeEditor(page), 3, 3);
-    await runCommandOnSelection(page, 'ALPHA: Document Selection');
+    await runOnLines(page, 'doc.js', 3, 3, 'ALPHA: Document Selection');
     await waitForToast(page, REVIEW);
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
 
@@ -247,11 +249,8 @@ describe('ALPHA code assistance in the packaged extension', function () {
 
   it('a reply without code goes to the chat as the answer, without asking ALPHA a second time', async () => {
     const page = session.page;
-    await clearNotifications(page);
     const start = service().requests.length;
-    await openWorkspaceFile(page, 'nocode.js');
-    await selectLines(page, activeEditor(page), 3, 3);
-    await runCommandOnSelection(page, 'ALPHA: Document Selection');
+    await runOnLines(page, 'nocode.js', 3, 3, 'ALPHA: Document Selection');
     await waitForToast(page, /without code for nocode\.js:3-5; the answer is in the chat/);
     const frame = await chatFrame(page);
     await waitForReplyText(frame, NO_CODE_REPLY.length);
@@ -266,11 +265,8 @@ describe('ALPHA code assistance in the packaged extension', function () {
 
   it('Generate Tests opens an untitled JavaScript editor with the tests', async () => {
     const page = session.page;
-    await clearNotifications(page);
     const start = service().requests.length;
-    await openWorkspaceFile(page, 'calc.js');
-    await selectLines(page, activeEditor(page), 3, 3);
-    await runCommandOnSelection(page, 'ALPHA: Generate Tests');
+    await runOnLines(page, 'calc.js', 3, 3, 'ALPHA: Generate Tests');
     await poll(
       // An untitled editor's tab is named after its first line, with "Untitled-N" after it.
       async () => (await tabLabels(page)).some((label) => /\bUntitled-\d/.test(label)),

@@ -20,6 +20,45 @@ window.acquireVsCodeApi = () => ({
 });
 `;
 
+/**
+ * `window.scrollUp(within, blocks, maxSteps, afterStep)`: scrolls the log from its end up by 400 px per step (two
+ * frames each) until its top or `maxSteps`, and lists each step in which the block being read (the one of `blocks`
+ * in `within` nearest the middle of the view) did not move by exactly the scroll: a jump the reader sees. Content
+ * drawn above may change scrollTop (scroll anchoring) without anything visible moving, so scrollTop is not the measure.
+ */
+const SCROLL_UP = `
+window.frames2 = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+window.scrollUp = async (within, blocks, maxSteps, afterStep = () => undefined) => {
+  const log = document.querySelector('main.log');
+  log.scrollTop = log.scrollHeight;
+  await frames2();
+  const middle = () => {
+    const y = log.getBoundingClientRect().top + log.clientHeight / 2;
+    const away = (b) => {
+      const box = b.getBoundingClientRect();
+      return box.top > y ? box.top - y : box.bottom < y ? y - box.bottom : 0;
+    };
+    let best;
+    for (const b of within.querySelectorAll(blocks)) if (!best || away(b) < away(best)) best = b;
+    return best;
+  };
+  const jumps = [];
+  let steps = 0;
+  while (log.scrollTop > 0 && steps < maxSteps) {
+    const read = middle() ?? within;
+    const before = read.getBoundingClientRect().top;
+    const from = log.scrollTop;
+    log.scrollTop = from - 400;
+    await frames2();
+    const off = read.getBoundingClientRect().top - before - Math.min(400, from);
+    if (Math.abs(off) > 2) jumps.push(Math.round(off));
+    afterStep();
+    steps++;
+  }
+  return { steps, jumps };
+};
+`;
+
 /** A conversation of `turns` prompts and replies (every third a long reply with code). */
 function conversation(turns: number): MessageView[] {
   const history: { role: string; content: string }[] = [];
@@ -91,6 +130,7 @@ describe('Chat page: long conversations and very long replies', function () {
         '<body><div id="root"></div></body></html>',
     );
     await page.addScriptTag({ content: js });
+    await page.addScriptTag({ content: SCROLL_UP });
   });
   after(async () => {
     await browser?.close();
@@ -118,33 +158,10 @@ describe('Chat page: long conversations and very long replies', function () {
 
   it('scrolls up through 400 messages without jumps: every step moves what is read by exactly the scroll', async () => {
     await waitForMessages(page, 400);
-    const result = (await page.evaluate(`(async () => {
-      const log = document.querySelector('main.log');
-      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      log.scrollTop = log.scrollHeight;
-      await frames();
-      const middle = () => {
-        const y = log.getBoundingClientRect().top + log.clientHeight / 2;
-        return [...log.querySelectorAll('article')].find((a) => {
-          const box = a.getBoundingClientRect();
-          return box.top <= y && box.bottom >= y;
-        });
-      };
-      const jumps = [];
-      let steps = 0;
-      while (log.scrollTop > 0 && steps < 5000) {
-        const read = middle() ?? log.querySelector('article');
-        const before = read.getBoundingClientRect().top;
-        const from = log.scrollTop;
-        log.scrollTop = from - 400;
-        await frames();
-        // Content drawn above may change the scroll position (scroll anchoring), not what the reader sees move.
-        const off = read.getBoundingClientRect().top - before - Math.min(400, from);
-        if (Math.abs(off) > 2) jumps.push(Math.round(off));
-        steps++;
-      }
-      return { steps, jumps };
-    })()`)) as { steps: number; jumps: number[] };
+    const result = (await page.evaluate(`scrollUp(document.querySelector('main.log'), 'article', 5000)`)) as {
+      steps: number;
+      jumps: number[];
+    };
     assert.ok(result.steps > 50, `only ${result.steps} steps: the conversation is not as long as it should be`);
     assert.deepEqual(result.jumps, [], `the content jumped in ${result.jumps.length} of ${result.steps} steps`);
   });
@@ -232,40 +249,18 @@ describe('Chat page: long conversations and very long replies', function () {
     const result = (await page.evaluate(`(async () => {
       const log = document.querySelector('main.log');
       const reply = log.querySelector('article[data-id="ha"]');
-      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      log.scrollTop = log.scrollHeight;
-      await frames();
-      const middle = () => {
-        // The block nearest the middle of the view (a gap between blocks may be there).
-        const y = log.getBoundingClientRect().top + log.clientHeight / 2;
-        const away = (b) => { const box = b.getBoundingClientRect(); return box.top > y ? box.top - y : box.bottom < y ? y - box.bottom : 0; };
-        let best;
-        for (const b of reply.querySelectorAll('.chunk > *')) if (!best || away(b) < away(best)) best = b;
-        return best;
-      };
-      const jumps = [];
-      let steps = 0;
       let most = 0;
       let woken = 0;
       reply.addEventListener('contentvisibilityautostatechange', (e) => {
         if (!e.skipped && e.target.classList.contains('section') && e.target.childElementCount === 0) woken++;
       }, true);
-      while (log.scrollTop > 0 && steps < 150) {
-        const read = middle() ?? reply;
-        const before = read.getBoundingClientRect().top;
-        const from = log.scrollTop;
-        log.scrollTop = from - 400;
-        await frames();
-        // Content drawn above may change the scroll position (scroll anchoring), not what the reader sees move.
-        const off = read.getBoundingClientRect().top - before - Math.min(400, from);
-        if (Math.abs(off) > 2) jumps.push(Math.round(off));
+      const { steps, jumps } = await scrollUp(reply, '.chunk > *', 150, () => {
         most = Math.max(most, reply.querySelectorAll('p').length);
-        steps++;
-      }
+      });
       log.scrollTop = 0;
       const first = () => reply.querySelector('.blocks p');
-      for (let i = 0; i < 100 && first()?.textContent !== 'Paragraph 1 from history.'; i++) await frames();
-      await frames();
+      for (let i = 0; i < 100 && first()?.textContent !== 'Paragraph 1 from history.'; i++) await frames2();
+      await frames2();
       const top = log.getBoundingClientRect().top;
       const box = first()?.getBoundingClientRect();
       return {
