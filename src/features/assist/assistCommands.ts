@@ -9,6 +9,7 @@ import { resolveTarget, type AssistTarget } from './editorTarget';
 import type { ProposalReview } from './proposalReview';
 import { ReplyRequest } from './replyRequest';
 import { UntitledCodeSink } from './untitledCodeSink';
+import { eolOf } from '../../host/documentEol';
 
 /** The palette title of a task's command (without its category), for messages. */
 export function commandTitle(task: AssistTask): string {
@@ -92,7 +93,7 @@ export class AssistCommands extends DisposableOwner {
       await this.askInChat(task, target, instruction, reply);
       return;
     }
-    const eol = target.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    const eol = eolOf(target.document);
     const text = fitProposal(code, target.context.selection.text, eol);
     await this.review.review({ target, text, commandTitle: commandTitle(task) });
   }

@@ -5,6 +5,7 @@ import { fitInsertion } from '../../core/chat/codeInsertion';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
+import { eolOf } from '../../host/documentEol';
 import type { HostToWebview } from '../../protocol/chatProtocol';
 
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -74,8 +75,7 @@ export class CodeActions extends DisposableOwner {
         } else {
           const line = shown.document.lineAt(selection.active.line).text;
           const at = selection.active.character;
-          const eol = shown.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-          edit.insert(selection.active, fitInsertion(code, line.slice(0, at), line.slice(at), eol));
+          edit.insert(selection.active, fitInsertion(code, line.slice(0, at), line.slice(at), eolOf(shown.document)));
         }
       }
     });
