@@ -29,10 +29,11 @@ const TOLD_WHEN_SHOWN =
 /** A chunk not decorated yet (it has not been shown). */
 const PLAIN = 'plain';
 
-/** A section of chunks and the Markdown its blocks were drawn from. */
+/** A section of chunks and where the Markdown its blocks were drawn from lies in the reply's text. */
 interface Section {
   element: HTMLElement;
-  source: string;
+  start: number;
+  end: number;
   /** Off screen, as the page last told. */
   skipped: boolean;
   /** Its blocks are not on the page: only its height is. */
@@ -60,7 +61,8 @@ export class FinishedBlocks {
 
   constructor(
     private readonly decorate: Decorate,
-    /** The link definitions known so far, for a section drawn again. */
+    /** The reply's text that the blocks appended so far were lexed from: a sleeping section is drawn again from it. */
+    private readonly text: () => string,
     private readonly links: () => LinkMap,
     private readonly schedule: Schedule = whenIdle,
   ) {
@@ -81,7 +83,10 @@ export class FinishedBlocks {
     this.element.replaceChildren();
   }
 
-  /** Renders finished blocks and appends them, a chunk of at most BLOCKS_PER_CHUNK blocks at a time. */
+  /**
+   * Renders finished blocks and appends them, a chunk of at most BLOCKS_PER_CHUNK blocks at a time. Their text must
+   * follow the text of the blocks appended before (`text()` has it by the time the page is next drawn).
+   */
   append(tokens: Token[], links: LinkMap): void {
     const sleptBefore = this.sleeps;
     for (let i = 0; i < tokens.length;) {
@@ -100,9 +105,9 @@ export class FinishedBlocks {
       // A chunk already shown is not told again: blocks added to it are decorated as they come.
       this.decorate(fragment, this.chunk.classList.contains(PLAIN) ? 'plain' : 'final');
       this.chunk.append(fragment);
-      const source = sourceOf(batch);
-      (this.section as Section).source += source;
-      this.chars += source.length;
+      // The tokens' raw text is what the lexer consumed: their lengths add up to the reply's text.
+      this.chars += batch.reduce((sum, t) => sum + t.raw.length, 0);
+      (this.section as Section).end = this.chars;
       this.chunkBlocks += blocks;
       i = end;
     }
@@ -125,7 +130,7 @@ export class FinishedBlocks {
     const previous = this.section;
     const element = document.createElement('div');
     element.className = 'section';
-    this.section = { element, source: '', skipped: false, asleep: false };
+    this.section = { element, start: this.chars, end: this.chars, skipped: false, asleep: false };
     this.sections.set(element, this.section);
     this.sectionChunks = 0;
     this.element.append(element);
@@ -172,7 +177,7 @@ export class FinishedBlocks {
   /** Draws a section again from its Markdown (it comes into view): laid out in full once, then chunks skip again. */
   private wake(section: Section): void {
     const links = this.links();
-    const tokens = lexBlocks(section.source, links);
+    const tokens = lexBlocks(this.text().slice(section.start, section.end), links);
     for (let i = 0; i < tokens.length;) {
       const [end] = batchEnd(tokens, i, BLOCKS_PER_CHUNK);
       const chunk = newChunk();
@@ -198,11 +203,6 @@ function batchEnd(tokens: Token[], start: number, room: number): [number, number
     end++;
   }
   return [end, blocks];
-}
-
-/** The Markdown text of `tokens`. */
-function sourceOf(tokens: Token[]): string {
-  return tokens.map((t) => t.raw).join('');
 }
 
 function newChunk(): HTMLElement {
