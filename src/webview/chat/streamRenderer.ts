@@ -61,7 +61,11 @@ export class StreamRenderer {
     private readonly requestFrame: (callback: () => void) => number = (cb) => requestAnimationFrame(cb),
     private readonly cancelFrame: (handle: number) => void = (handle) => cancelAnimationFrame(handle),
   ) {
-    this.finished = new FinishedBlocks(decorate, () => this.head, () => this.links);
+    this.finished = new FinishedBlocks(
+      decorate,
+      () => this.head,
+      () => this.links,
+    );
     this.liveEl = document.createElement('div');
     this.liveEl.className = 'live-block';
     container.replaceChildren(this.finished.element, this.liveEl);
