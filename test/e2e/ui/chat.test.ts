@@ -194,7 +194,10 @@ describe('ALPHA chat in the packaged extension', function () {
     await reloadWindow(session.page);
     frame = await chatFrame(session.page, 60_000);
     await replies(frame).last().getByText('Messages received').waitFor({ timeout: 20_000 });
-    assert.equal(await frame.getByRole('article').count(), count);
+    // The newest message comes first; older ones follow in slices while the page is idle.
+    const articles = frame.getByRole('article');
+    await poll(async () => (await articles.count()) >= count, 10_000, 'the older messages did not come back');
+    assert.equal(await articles.count(), count);
     assert.match(await lastPromptText(frame), /And now a complete one/);
   });
 
