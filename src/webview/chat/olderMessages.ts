@@ -62,6 +62,12 @@ export class OlderMessages<T> {
   private finish: () => void = () => undefined;
   /** The slice drawn last, still laid out in full. */
   private measured: HTMLElement | undefined;
+  /**
+   * The part of a pixel the last correction could not make: scrollTop snaps to whole pixels while a slice's height
+   * rarely is one, so without carrying it over what is read would creep by up to half a pixel per slice (4–10 px over
+   * the 40 slices of 400 messages, measured).
+   */
+  private carry = 0;
 
   constructor(
     private readonly log: HTMLElement,
@@ -117,7 +123,11 @@ export class OlderMessages<T> {
     const before = anchor?.getBoundingClientRect().top ?? 0;
     this.log.insertBefore(slice, this.log.firstChild);
     if (anchor) {
-      this.log.scrollTop += anchor.getBoundingClientRect().top - before;
+      const want = this.log.scrollTop + anchor.getBoundingClientRect().top - before + this.carry;
+      this.log.scrollTop = want;
+      const left = want - this.log.scrollTop;
+      // More than a pixel left means scrollTop met an end of its range: nothing to carry.
+      this.carry = Math.abs(left) < 1 ? left : 0;
     }
     this.end = from;
     this.next();

@@ -138,11 +138,13 @@ describe('Chat page: long conversations and very long replies', function () {
 
   it('keeps the message being read in place while older messages are drawn above it', async () => {
     await post(page, stateMessage('first', conversation(200)));
-    // Scroll a little up into the newest messages before the older ones arrive.
+    // Scroll a little up into the newest messages before the older ones arrive. A freshly loaded page may draw only
+    // the newest message in the state's task (drawRecent's budget) and the rest in idle slices: until there is room
+    // to scroll, there is nothing to scroll up to, and a view the user has not scrolled follows its end.
     const moved = (await page.evaluate(`(async () => {
       const log = document.querySelector('main.log');
-      await new Promise((r) => requestAnimationFrame(r));
-      log.scrollTop = Math.max(0, log.scrollTop - 300);
+      while (log.scrollHeight - log.clientHeight < 600) await new Promise((r) => setTimeout(r, 5));
+      log.scrollTop = log.scrollHeight - log.clientHeight - 300;
       await new Promise((r) => requestAnimationFrame(r));
       const top = log.getBoundingClientRect().top;
       const read = [...log.querySelectorAll('article')].find((a) => a.getBoundingClientRect().bottom > top + 50);
@@ -153,7 +155,9 @@ describe('Chat page: long conversations and very long replies', function () {
       return { atStart, moved: read.getBoundingClientRect().top - before };
     })()`)) as { atStart: number; moved: number };
     assert.ok(moved.atStart > 0 && moved.atStart < 400, `${moved.atStart} messages were drawn when reading began`);
-    assert.ok(Math.abs(moved.moved) <= 2, `the message being read moved by ${moved.moved} px`);
+    // Less than a pixel: scrollTop snaps to whole pixels, and the part each slice's correction could not make is
+    // carried into the next (without that, 40 slices moved it by up to 4 px).
+    assert.ok(Math.abs(moved.moved) < 1, `the message being read moved by ${moved.moved} px`);
   });
 
   it('scrolls up through 400 messages without jumps: every step moves what is read by exactly the scroll', async () => {
