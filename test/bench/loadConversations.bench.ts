@@ -1,10 +1,9 @@
 import { readFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fitToBudget } from '../../src/core/chat/contextBudget';
+import { fitToContext } from '../../src/core/chat/contextBudget';
 import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation';
 import { ConversationStore, summaryOf } from '../../src/core/chat/conversationStore';
-import { contextTokensOf } from '../../src/core/chat/modelLineup';
 import { requestMessages } from '../../src/core/chat/promptMessages';
 import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';
@@ -20,8 +19,7 @@ const MODEL = 'alpha';
 
 /** What the chat does for each prompt before it sends: the request messages, fitted to the model's context. */
 function prepareRequest(conversation: Conversation): number {
-  const limit = contextTokensOf(MODEL);
-  return fitToBudget(requestMessages(conversation.messages), limit, Math.min(8192, limit / 8)).messages.length;
+  return fitToContext(requestMessages(conversation.messages), MODEL).messages.length;
 }
 
 /** What the host builds when it shows a conversation: every message as the page gets it, and the budget. */

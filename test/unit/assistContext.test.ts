@@ -11,7 +11,6 @@ import {
   type SymbolNode,
 } from '../../src/core/assist/codeContext';
 import { commonIndent, fitProposal, sameCode } from '../../src/core/assist/proposalText';
-import { estimateTokens } from '../../src/core/assist/tokenEstimate';
 
 function doc(lines: string[]): DocumentLines {
   return { lineCount: lines.length, lineText: (n) => lines[n] };
@@ -273,32 +272,6 @@ describe('assist code context', () => {
       assert.equal(commonIndent(['\t\ta', '\t b']), '\t');
       assert.equal(commonIndent(['a', '  b']), '');
       assert.equal(commonIndent(['', '   ']), '');
-    });
-  });
-
-  describe('estimateTokens', () => {
-    it('counts words by four characters, symbols one each, spaces folded', () => {
-      assert.equal(estimateTokens(''), 0);
-      assert.equal(estimateTokens('a'), 1);
-      assert.equal(estimateTokens('abcd'), 1);
-      assert.equal(estimateTokens('abcde'), 2);
-      assert.equal(estimateTokens('hello world'), 2 + 2);
-      assert.equal(estimateTokens('a + b;'), 4);
-    });
-
-    it('counts line ends, long indentation by eight and every non-ASCII character', () => {
-      assert.equal(estimateTokens('a\nb'), 3);
-      assert.equal(estimateTokens('a\r\nb'), 3);
-      assert.equal(estimateTokens('        x'), 2);
-      assert.equal(estimateTokens('\t\tx'), 2);
-      assert.equal(estimateTokens('東京'), 2);
-      assert.equal(estimateTokens('café'), 2);
-      assert.equal(estimateTokens('👍🏽'), 2);
-    });
-
-    it('errs on the high side of characters / 4 for ordinary code', () => {
-      const code = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n'.repeat(20);
-      assert.ok(estimateTokens(code) >= code.length / 4, `${estimateTokens(code)} for ${code.length} characters`);
     });
   });
 });

@@ -1,11 +1,5 @@
 import * as assert from 'node:assert/strict';
-import {
-  estimateMessagesTokens,
-  estimateTokens,
-  fitToBudget,
-  formatTokens,
-  parseContextSize,
-} from '../../src/core/chat/contextBudget';
+import { estimateMessagesTokens, fitToBudget, fitToContext, formatTokens } from '../../src/core/chat/contextBudget';
 import {
   INTERRUPTED_NOTICE,
   lastOf,
@@ -16,7 +10,13 @@ import {
 } from '../../src/core/chat/conversation';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import { languageIdForFence } from '../../src/core/chat/languageIds';
-import { contextTokensOf, isSelectableModel, CHAT_LINEUP, modelLabel } from '../../src/core/chat/modelLineup';
+import {
+  contextTokensOf,
+  isSelectableModel,
+  CHAT_LINEUP,
+  modelLabel,
+  parseContextSize,
+} from '../../src/core/chat/modelLineup';
 import { contextBlock, fenceFor, promptText, requestMessages } from '../../src/core/chat/promptMessages';
 import type { ChatMessage } from '../../src/core/alphaClient';
 
@@ -72,14 +72,15 @@ describe('chat core: conversation', () => {
 });
 
 describe('chat core: context budget', () => {
-  it('estimates about four ASCII characters per token and one per other character', () => {
-    assert.equal(estimateTokens(''), 0);
-    assert.equal(estimateTokens('abcd'), 1);
-    assert.equal(estimateTokens('abcde'), 2);
-    assert.equal(estimateTokens('é'), 1);
-    assert.equal(estimateTokens('🚀'), 1, 'a surrogate pair is one character');
-    assert.equal(estimateTokens('東京'), 2);
+  it('counts each message at its estimate plus four tokens', () => {
     assert.equal(estimateMessagesTokens([{ role: 'user', content: 'abcd' }]), 5);
+    assert.equal(
+      estimateMessagesTokens([
+        { role: 'user', content: 'abcd' },
+        { role: 'assistant', content: '東京' },
+      ]),
+      11,
+    );
   });
 
   const turn = (n: number, size: number): ChatMessage[] => [
@@ -118,6 +119,38 @@ describe('chat core: context budget', () => {
     assert.equal(fit.tooLarge, true);
     assert.equal(fit.messages.length, 1);
     assert.equal(fit.dropped, 2);
+  });
+
+  it("fits a request to the model's context with the notice and error the user sees", () => {
+    const history = (turns: number, size: number): ChatMessage[] =>
+      Array.from({ length: turns }, (_, n) => turn(n, size)).flat();
+    const fits = fitToContext([...history(3, 100), { role: 'user', content: 'now' }], 'alpha');
+    assert.equal(fits.dropped, 0);
+    assert.equal(fits.notice, undefined);
+    assert.equal(fits.error, undefined);
+
+    // ALPHA: 200K tokens, 8K kept for the reply; each of these turns is 2 × 50K tokens, so two must go.
+    const long = fitToContext([...history(3, 200_000), { role: 'user', content: 'now' }], 'alpha');
+    assert.equal(long.dropped, 4);
+    assert.equal(long.notice, "The 4 oldest messages were left out to fit ALPHA's 200K-token context.");
+    assert.equal(long.error, undefined);
+    assert.equal(long.messages.at(-1)?.content, 'now');
+
+    const one = fitToContext(
+      [
+        { role: 'user', content: 'x'.repeat(770_000) },
+        { role: 'user', content: 'now' },
+      ],
+      'alpha',
+    );
+    assert.equal(one.notice, "The oldest message was left out to fit ALPHA's 200K-token context.");
+
+    const tooLong = fitToContext([{ role: 'user', content: 'z'.repeat(800_000) }], 'alpha');
+    assert.equal(tooLong.error?.kind, 'tooLarge');
+    assert.equal(
+      tooLong.error?.message,
+      "This message is too long for ALPHA's 200K-token context (about 200K tokens). Shorten it or remove some context.",
+    );
   });
 
   it('reads and writes context sizes', () => {

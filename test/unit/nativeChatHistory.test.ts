@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChatRequestTurn, ChatResponseTurn, ChatResult } from '../../src/features/nativeChat/chatApi';
-import { HISTORY_BUDGET_CHARS, historyMessages, responseText } from '../../src/features/nativeChat/chatHistory';
+import { historyMessages, noticeMarkdown, responseText } from '../../src/features/nativeChat/chatHistory';
 
 // chatHistory.ts imports only types from chatApi (which imports vscode), so it runs in plain Node.
 
@@ -94,30 +94,25 @@ describe('native chat history', () => {
       ]);
     });
 
-    it('keeps the newest whole exchanges within the budget, oldest dropped first', () => {
-      const history = [ask('a'.repeat(10)), answer(['b'.repeat(10)]), ask('c'.repeat(5)), answer(['d'.repeat(5)])];
-      assert.equal(historyMessages(history, 30).length, 4, 'all 30 characters fit');
-      assert.deepEqual(historyMessages(history, 29), [
-        { role: 'user', content: 'c'.repeat(5) },
-        { role: 'assistant', content: 'd'.repeat(5) },
-      ]);
-      assert.deepEqual(historyMessages(history, 9), [], 'not even the newest exchange fits');
-    });
-
-    it('does not keep an older exchange once a newer one did not fit', () => {
-      const history = [ask('s'), answer(['t']), ask('x'.repeat(50)), answer(['y']), ask('u'), answer(['v'])];
+    it('leaves out the notice @alpha showed before an answer, and only that', () => {
+      const notice = "The 2 oldest messages were left out to fit ALPHA's 200K-token context.";
+      const history = [
+        ask('q'),
+        answer([noticeMarkdown(notice), 'The answer.'], { metadata: { notice } }),
+        ask('r'),
+        answer(['*Emphasis* the model wrote.'], { metadata: {} }),
+      ];
       assert.deepEqual(
-        historyMessages(history, 10).map((m) => m.content),
-        ['u', 'v'],
+        historyMessages(history).map((m) => m.content),
+        ['q', 'The answer.', 'r', '*Emphasis* the model wrote.'],
       );
     });
 
-    it('has a budget of 60,000 characters by default', () => {
-      assert.equal(HISTORY_BUDGET_CHARS, 60_000);
+    it('keeps every exchange: what fits the model is decided with the new prompt (fitToContext)', () => {
       const big = [ask('q'.repeat(40_000)), answer(['a']), ask('r'.repeat(30_000)), answer(['b'])];
       assert.deepEqual(
         historyMessages(big).map((m) => m.content.length),
-        [30_000, 1],
+        [40_000, 1, 30_000, 1],
       );
     });
   });

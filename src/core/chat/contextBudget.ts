@@ -1,27 +1,11 @@
 import type { ChatMessage } from '../alphaClient';
+import { ServiceError } from '../errors';
+import { l10n } from '../l10n';
+import { estimateTokens } from '../tokenEstimate';
+import { contextTokensOf, modelLabel } from './modelLineup';
 
 /** Tokens every message costs beyond its text (role, separators), as chat models commonly count. */
 const PER_MESSAGE_TOKENS = 4;
-
-/**
- * Estimates the tokens of a text without the model's tokenizer (not published): about four ASCII characters per
- * token, and one token per other character (accents, CJK and emoji tokenise far worse than English). It errs
- * high, so a request that fits by the estimate fits in fact.
- */
-export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) {
-      ascii++;
-    } else if (code < 0xdc00 || code > 0xdfff) {
-      // A low surrogate completes a character already counted by its high surrogate.
-      other++;
-    }
-  }
-  return Math.ceil(ascii / 4 + other);
-}
 
 /** The tokens of a whole request. */
 export function estimateMessagesTokens(messages: readonly ChatMessage[]): number {
@@ -69,14 +53,41 @@ export function fitToBudget(messages: readonly ChatMessage[], limitTokens: numbe
   };
 }
 
-/** "200K" → 200000; "32K" → 32000; "1M" → 1000000; anything else → undefined. */
-export function parseContextSize(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*([KM])?$/i.exec(text.trim());
-  if (!match) {
-    return undefined;
-  }
-  const unit = match[2]?.toUpperCase() === 'M' ? 1_000_000 : match[2] ? 1_000 : 1;
-  return Math.round(Number(match[1]) * unit);
+/** The outcome of fitting a request to a model's context, with what to tell the user about it. */
+export interface ContextFit extends BudgetFit {
+  /** Says which messages were left out (undefined when none were). */
+  notice: string | undefined;
+  /** Says that even the last prompt alone does not fit (undefined when it fits). */
+  error: ServiceError | undefined;
+}
+
+/**
+ * Fits a request to `model`'s context, keeping room for the reply (an eighth of the context, at most 8K tokens):
+ * the one rule the webview chat and `@alpha` both follow.
+ */
+export function fitToContext(messages: readonly ChatMessage[], model: string): ContextFit {
+  const limit = contextTokensOf(model);
+  const fit = fitToBudget(messages, limit, Math.min(8192, limit / 8));
+  const label = modelLabel(model);
+  const context = formatTokens(limit);
+  const notice =
+    fit.dropped === 0
+      ? undefined
+      : fit.dropped === 1
+        ? l10n.t("The oldest message was left out to fit {0}'s {1}-token context.", label, context)
+        : l10n.t("The {0} oldest messages were left out to fit {1}'s {2}-token context.", fit.dropped, label, context);
+  const error = fit.tooLarge
+    ? new ServiceError(
+        'tooLarge',
+        l10n.t(
+          "This message is too long for {0}'s {1}-token context (about {2} tokens). Shorten it or remove some context.",
+          label,
+          context,
+          formatTokens(fit.tokens),
+        ),
+      )
+    : undefined;
+  return { ...fit, notice, error };
 }
 
 /** 12345 → "12K", 950 → "950", 1500000 → "1.5M". */

@@ -1,5 +1,3 @@
-import { parseContextSize } from './contextBudget';
-
 /** One model of the service's lineup, as the spec lists it. */
 export interface LineupModel {
   /** The identifier sent as `model`; only `alpha` is published, the others are the spec's names in lower case. */
@@ -85,4 +83,14 @@ export function contextTokensOf(id: string): number {
 /** The display name of `id`: the lineup's label, or the identifier itself. */
 export function modelLabel(id: string): string {
   return lineupModel(id)?.label ?? id;
+}
+
+/** "200K" → 200000; "32K" → 32000; "1M" → 1000000; anything else → undefined. */
+export function parseContextSize(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*([KM])?$/i.exec(text.trim());
+  if (!match) {
+    return undefined;
+  }
+  const unit = match[2]?.toUpperCase() === 'M' ? 1_000_000 : match[2] ? 1_000 : 1;
+  return Math.round(Number(match[1]) * unit);
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { estimateMessagesTokens, estimateTokens, fitToBudget, formatTokens } from '../../core/chat/contextBudget';
+import { estimateMessagesTokens, fitToContext } from '../../core/chat/contextBudget';
+import { estimateTokens } from '../../core/tokenEstimate';
 import {
   INTERRUPTED_NOTICE,
   newId,
@@ -7,7 +8,7 @@ import {
   type ContextItem,
   type StoredMessage,
 } from '../../core/chat/conversation';
-import { contextTokensOf, modelLabel } from '../../core/chat/modelLineup';
+import { contextTokensOf } from '../../core/chat/modelLineup';
 import { requestMessages } from '../../core/chat/promptMessages';
 import { runReply, storedError } from '../../core/chat/replyRunner';
 import { ServiceError } from '../../core/errors';
@@ -268,8 +269,7 @@ export class ChatController extends DisposableOwner {
   private async respond(mode: 'append' | 'redraw'): Promise<void> {
     const conversation = this.session.conversation;
     const model = this.services.settings.chatModel;
-    const limit = contextTokensOf(model);
-    const fit = fitToBudget(requestMessages(conversation.messages), limit, Math.min(8192, limit / 8));
+    const fit = fitToContext(requestMessages(conversation.messages), model);
     const reply: StoredMessage = {
       id: newId(),
       role: 'assistant',
@@ -277,19 +277,8 @@ export class ChatController extends DisposableOwner {
       createdAt: Date.now(),
       status: 'streaming',
       model,
+      notice: fit.notice,
     };
-    if (fit.dropped > 0) {
-      const context = formatTokens(limit);
-      reply.notice =
-        fit.dropped === 1
-          ? vscode.l10n.t("The oldest message was left out to fit {0}'s {1}-token context.", modelLabel(model), context)
-          : vscode.l10n.t(
-              "The {0} oldest messages were left out to fit {1}'s {2}-token context.",
-              fit.dropped,
-              modelLabel(model),
-              context,
-            );
-    }
     conversation.messages.push(reply);
     conversation.updatedAt = Date.now();
     const requestId = this.nextRequestId++;
@@ -313,7 +302,7 @@ export class ChatController extends DisposableOwner {
       } else {
         await this.redraw();
       }
-      await this.stream(running, reply, fit.tooLarge ? fit.tokens : undefined, fit.messages, model);
+      await this.stream(running, reply, fit.error, fit.messages, model);
     } finally {
       // Also when the reply could not start (listing or drawing failed): the status bar must not stay "replying".
       this.endRunning(running);
@@ -336,26 +325,16 @@ export class ChatController extends DisposableOwner {
   private async stream(
     running: Running,
     reply: StoredMessage,
-    tooLargeTokens: number | undefined,
+    tooLarge: ServiceError | undefined,
     messages: ReturnType<typeof requestMessages>,
     model: string,
   ): Promise<void> {
     const { requestId, controller } = running;
     const { settings, alpha } = this.services;
     this.session.scheduleSave();
-    if (tooLargeTokens !== undefined) {
-      const limit = formatTokens(contextTokensOf(model));
-      const error = new ServiceError(
-        'tooLarge',
-        vscode.l10n.t(
-          "This message is too long for {0}'s {1}-token context (about {2} tokens). Shorten it or remove some context.",
-          modelLabel(model),
-          limit,
-          formatTokens(tooLargeTokens),
-        ),
-      );
+    if (tooLarge) {
       reply.status = 'error';
-      reply.error = storedError(error, Date.now());
+      reply.error = storedError(tooLarge, Date.now());
     } else {
       await runReply({
         source: alpha,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
 import type { ConversationSummary } from '../../core/chat/conversationStore';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
-import { estimateTokens } from '../../core/chat/contextBudget';
+import { estimateTokens } from '../../core/tokenEstimate';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type {
   ChatErrorAction,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/alphaClient';
-import { estimateTokens } from '../../core/assist/tokenEstimate';
+import { estimateTokens } from '../../core/tokenEstimate';
 import { describeError, isAbortError } from '../../core/errors';
 import { abortOnCancel } from '../../host/disposables';
 import type { Services } from '../../host/services';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatMessage } from '../../core/alphaClient';
+import { fitToContext } from '../../core/chat/contextBudget';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { ServiceError, describeError, isAbortError } from '../../core/errors';
 import { abortOnCancel } from '../../host/disposables';
@@ -7,7 +7,7 @@ import { actionCommand } from '../../host/errorActions';
 import type { Services } from '../../host/services';
 import { resolveTarget, type AssistTarget } from '../assist/editorTarget';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
-import { historyMessages } from './chatHistory';
+import { historyMessages, noticeMarkdown } from './chatHistory';
 
 /** The `@alpha` participant's id (as in package.json's `chatParticipants`). */
 export const ALPHA_PARTICIPANT_ID = 'alpha-axo.alpha';
@@ -44,16 +44,23 @@ export class AlphaParticipant {
       if (token.isCancellationRequested) {
         return {};
       }
-      const messages: ChatMessage[] = [...historyMessages(context.history), { role: 'user', content: prompt }];
-      stream.progress(vscode.l10n.t('Asking ALPHA…'));
       const model = this.services.settings.chatModel;
-      for await (const delta of this.services.alpha.stream({ model, messages }, controller.signal)) {
+      // The same rule as the chat view: the newest turns that fit the model's context, and say what was left out.
+      const fit = fitToContext([...historyMessages(context.history), { role: 'user', content: prompt }], model);
+      if (fit.error) {
+        throw fit.error;
+      }
+      if (fit.notice) {
+        stream.markdown(noticeMarkdown(fit.notice));
+      }
+      stream.progress(vscode.l10n.t('Asking ALPHA…'));
+      for await (const delta of this.services.alpha.stream({ model, messages: fit.messages }, controller.signal)) {
         if (token.isCancellationRequested) {
           break;
         }
         stream.markdown(delta);
       }
-      return { metadata: { command: request.command, sentPrompt: prompt } };
+      return { metadata: { command: request.command, sentPrompt: prompt, notice: fit.notice } };
     } catch (error) {
       return failure(error, stream, token);
     } finally {

@@ -1,19 +1,13 @@
 import type { ChatMessage } from '../../core/alphaClient';
 import type { ChatRequestTurn, ChatResponseTurn } from './chatApi';
 
-/** How much earlier conversation goes along with a request, in characters (newest turns kept first). */
-export const HISTORY_BUDGET_CHARS = 60_000;
-
 /**
  * The participant's earlier turns as service messages. VS Code passes only this participant's turns. A request turn
  * becomes the prompt that was actually sent (kept in its response's `metadata.sentPrompt`, so code from a `/fix`
  * stays in the conversation), else `/command prompt`; a response turn becomes its Markdown text. Failed or empty
- * turns are dropped; the oldest turns go first when the budget is exceeded.
+ * turns are dropped. What fits the model's context is decided with the new prompt (`fitToContext`).
  */
-export function historyMessages(
-  history: readonly (ChatRequestTurn | ChatResponseTurn)[],
-  budgetChars = HISTORY_BUDGET_CHARS,
-): ChatMessage[] {
+export function historyMessages(history: readonly (ChatRequestTurn | ChatResponseTurn)[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (let i = 0; i < history.length; i++) {
     const turn = history[i];
@@ -22,7 +16,7 @@ export function historyMessages(
     }
     const next = history[i + 1];
     const response = next && !isRequestTurn(next) ? next : undefined;
-    const answer = response ? responseText(response) : '';
+    const answer = response ? answerText(response) : '';
     if (!answer.trim()) {
       continue;
     }
@@ -30,7 +24,20 @@ export function historyMessages(
     const asked = typeof sent === 'string' ? sent : turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt;
     messages.push({ role: 'user', content: asked }, { role: 'assistant', content: answer });
   }
-  return trimToBudget(messages, budgetChars);
+  return messages;
+}
+
+/** What ALPHA answered in a response turn: its Markdown without the notice `@alpha` put before it. */
+function answerText(turn: ChatResponseTurn): string {
+  const text = responseText(turn);
+  const notice = turn.result.metadata?.notice;
+  const shown = typeof notice === 'string' ? noticeMarkdown(notice) : undefined;
+  return shown && text.startsWith(shown) ? text.slice(shown.length) : text;
+}
+
+/** A notice (what was left out of a request) as `@alpha` shows it before the answer. */
+export function noticeMarkdown(notice: string): string {
+  return `*${notice}*\n\n`;
 }
 
 /** The Markdown a response turn showed. */
@@ -49,19 +56,4 @@ export function responseText(turn: ChatResponseTurn): string {
 
 function isRequestTurn(turn: ChatRequestTurn | ChatResponseTurn): turn is ChatRequestTurn {
   return typeof (turn as ChatRequestTurn).prompt === 'string' && !('response' in turn);
-}
-
-function trimToBudget(messages: ChatMessage[], budgetChars: number): ChatMessage[] {
-  let total = 0;
-  let keepFrom = messages.length;
-  // Whole exchanges (user + assistant) only, newest first.
-  for (let i = messages.length - 2; i >= 0; i -= 2) {
-    const size = messages[i].content.length + messages[i + 1].content.length;
-    if (total + size > budgetChars) {
-      break;
-    }
-    total += size;
-    keepFrom = i;
-  }
-  return messages.slice(keepFrom);
 }
