@@ -6,7 +6,9 @@ import { newConversation, newId, titleFor, type Conversation } from '../../src/c
 import { ConversationStore, summaryOf } from '../../src/core/chat/conversationStore';
 import { requestMessages } from '../../src/core/chat/promptMessages';
 import { silentLogger } from '../../src/core/logger';
+import { ChatSession } from '../../src/features/chat/chatSession';
 import { chatReply, longReply } from '../fakeService/chatContent';
+import { memoryMemento } from '../support/memoryMemento';
 import { median, percentile, withDelayMonitor, type BenchFigure, type DelaySample } from './benchFigure';
 
 const CONVERSATIONS = 50;
@@ -15,6 +17,9 @@ const MESSAGES = 500;
 const SAVE_EVERY_TURNS = 10;
 const P99_TARGET_MS = 100;
 const OPEN_TARGET_MS = 200;
+/** A query typed into the conversation list's search, once every conversation was read for the first. */
+const SEARCH_TARGET_MS = 50;
+const QUERIES = ['greeting', 'conversation 17', 'zebra', 'Café', 'function hello', 'question 250', 'x'];
 const MODEL = 'alpha';
 
 /** What the chat does for each prompt before it sends: the request messages, fitted to the model's context. */
@@ -148,6 +153,29 @@ export async function run(): Promise<BenchFigure[]> {
       await store.idle();
     });
 
+    // Searching the conversation list, as ChatSession does for the list's search box: the first query reads and
+    // folds every conversation, later ones search what was folded.
+    const session = new ChatSession(store, memoryMemento(), silentLogger);
+    let firstMatches = 0;
+    t = performance.now();
+    const firstSearch = await withDelayMonitor(async () => {
+      firstMatches = (await session.search('greeting')).length;
+    });
+    const firstSearchMs = performance.now() - t;
+    const searchMs: number[] = [];
+    const searching = await withDelayMonitor(async () => {
+      for (let round = 0; round < 3; round++) {
+        for (const query of QUERIES) {
+          const started = performance.now();
+          await session.search(query);
+          searchMs.push(performance.now() - started);
+          // The next keystroke: a fast typist's pace.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    });
+    session.dispose();
+
     const line = (name: string, r: DelaySample): BenchFigure => ({
       name: `${name}: event-loop delay p99 (max ${r.max.toFixed(1)} ms, ${(r.ms / 1000).toFixed(2)} s)`,
       value: `${r.p99.toFixed(1)} ms (${ratio(r.p99, base.p99)} idle)`,
@@ -179,6 +207,23 @@ export async function run(): Promise<BenchFigure[]> {
         value: `median ${median(switchMs).toFixed(1)} ms, p95 ${percentile(switchMs, 95).toFixed(1)} ms, worst ${Math.max(...switchMs).toFixed(1)} ms`,
         target: `< ${OPEN_TARGET_MS} ms`,
         pass: Math.max(...switchMs) < OPEN_TARGET_MS,
+      },
+      line(
+        `search all ${CONVERSATIONS}, first query (${firstSearchMs.toFixed(0)} ms: reads and folds each)`,
+        firstSearch,
+      ),
+      {
+        name: `search all ${CONVERSATIONS}, first query: conversations found`,
+        value: String(firstMatches),
+        target: `${CONVERSATIONS}`,
+        pass: firstMatches === CONVERSATIONS,
+      },
+      line(`${searchMs.length} later queries, one per 50 ms as typed`, searching),
+      {
+        name: `one later query over ${CONVERSATIONS} × ${MESSAGES} messages`,
+        value: `median ${median(searchMs).toFixed(1)} ms, worst ${Math.max(...searchMs).toFixed(1)} ms`,
+        target: `< ${SEARCH_TARGET_MS} ms`,
+        pass: Math.max(...searchMs) < SEARCH_TARGET_MS,
       },
     ];
   } finally {

@@ -65,6 +65,14 @@ describe('chat core: conversation search', () => {
     assert.equal(byAccent.snippet?.match, 'open');
   });
 
+  it('matches a Greek word whichever sigma it ends with, and shows the original in the snippet', () => {
+    const greek = [conv('g', 'Myths', 'Who was ΟΔΥΣΣΕΥΣ?', 'The hero of the Odyssey.')];
+    const [match] = searchConversations('οδυσσευς', greek);
+    assert.equal(match?.id, 'g');
+    assert.equal(match?.snippet?.match, 'ΟΔΥΣΣΕΥΣ');
+    assert.equal(searchConversations('ΟΔΥΣΣΕΥΣ', greek)[0]?.id, 'g');
+  });
+
   it('cuts long text around the match with ellipses, on one line', () => {
     const long = `${'lorem ipsum '.repeat(20)}\nthe needle\nis here ${'dolor sit '.repeat(20)}`;
     const [match] = searchConversations('needle', [conv('x', 'Long', long)]);

@@ -1,4 +1,7 @@
-import type { Conversation } from './conversation';
+import type { Conversation, StoredMessage } from './conversation';
+
+/** What a search reads of a conversation. */
+export type Searchable = Pick<Conversation, 'id' | 'title' | 'messages'>;
 
 /** The longest query searched; anything longer is cut. */
 export const MAX_QUERY_LENGTH = 200;
@@ -29,18 +32,30 @@ interface Folded {
   offsets: number[];
 }
 
-/** Folds one character: lower case, diacritics dropped ("É" → "e", "ß" stays "ß"). */
-function foldChar(char: string): string {
-  return char.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const COMBINING_MARKS = /\p{M}/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Folds text for matching: lower case, diacritics dropped ("É" → "e", "ß" stays "ß"), final sigma as sigma (so a
+ * word matches wherever it stands). ASCII text, nearly every message, is only lower-cased.
+ */
+export function foldText(text: string): string {
+  if (!NON_ASCII.test(text)) {
+    return text.toLowerCase();
+  }
+  return text.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase().replace(/ς/g, 'σ');
 }
 
-/** Folds a whole string, keeping where each folded unit came from so a snippet can cut the original. */
-function fold(text: string): Folded {
+/**
+ * Folds `text` character by character, as foldText does, keeping where each folded unit came from so a snippet can
+ * cut the original. Slower: only done for the message a snippet is taken from.
+ */
+function foldWithOffsets(text: string): Folded {
   let folded = '';
   const offsets: number[] = [];
   let at = 0;
   for (const char of text) {
-    const f = foldChar(char);
+    const f = foldText(char);
     folded += f;
     for (let i = 0; i < f.length; i++) {
       offsets.push(at);
@@ -51,9 +66,29 @@ function fold(text: string): Folded {
   return { text: folded, offsets };
 }
 
+/** A conversation with its title and the text of each message folded once, for searching again and again. */
+export interface FoldedConversation {
+  id: string;
+  /** The folded title. */
+  title: string;
+  messages: readonly Pick<StoredMessage, 'role' | 'content'>[];
+  /** The folded text of each message, in the same order. */
+  texts: readonly string[];
+}
+
+/** Folds a conversation for searching (see searchFolded). */
+export function foldConversation(conversation: Searchable): FoldedConversation {
+  return {
+    id: conversation.id,
+    title: foldText(conversation.title),
+    messages: conversation.messages,
+    texts: conversation.messages.map((m) => foldText(m.content)),
+  };
+}
+
 /** The terms of a query: folded, split on white space, without duplicates; empty for a blank query. */
 export function queryTerms(query: string): string[] {
-  const folded = fold(query.slice(0, MAX_QUERY_LENGTH)).text;
+  const folded = foldText(query.slice(0, MAX_QUERY_LENGTH));
   return [...new Set(folded.split(/\s+/).filter((t) => t.length > 0))];
 }
 
@@ -79,41 +114,51 @@ function snippetOf(text: string, start: number, end: number, role: SearchSnippet
  * snippet shows the first term's first place in the messages, so a list can say why a conversation matched.
  * A blank query matches nothing (the caller shows the whole list then).
  */
-export function searchConversations(
-  query: string,
-  conversations: readonly Pick<Conversation, 'id' | 'title' | 'messages'>[],
-): ConversationMatch[] {
+export function searchConversations(query: string, conversations: readonly Searchable[]): ConversationMatch[] {
+  return searchFolded(query, conversations.map(foldConversation));
+}
+
+/** searchConversations over conversations folded beforehand: a query then costs a substring search per message. */
+export function searchFolded(query: string, conversations: readonly FoldedConversation[]): ConversationMatch[] {
   const terms = queryTerms(query);
   if (terms.length === 0) {
     return [];
   }
   const matches: ConversationMatch[] = [];
-  for (const conversation of conversations) {
-    const title = fold(conversation.title).text;
-    const messages = conversation.messages.map((m) => ({ message: m, folded: fold(m.content) }));
-    const everyTerm = terms.every(
-      (term) => title.includes(term) || messages.some(({ folded }) => folded.text.includes(term)),
-    );
-    if (!everyTerm) {
+  for (const { id, title, messages, texts } of conversations) {
+    if (!terms.every((term) => title.includes(term) || texts.some((text) => text.includes(term)))) {
       continue;
     }
-    let snippet: SearchSnippet | undefined;
-    for (const term of terms) {
-      for (const { message, folded } of messages) {
-        const at = folded.text.indexOf(term);
-        if (at >= 0) {
-          const start = folded.offsets[at];
-          const last = folded.offsets[at + term.length - 1];
-          const end = last + String.fromCodePoint(message.content.codePointAt(last) ?? 0).length;
-          snippet = snippetOf(message.content, start, end, message.role);
-          break;
-        }
-      }
-      if (snippet) {
-        break;
-      }
-    }
-    matches.push({ id: conversation.id, inTitle: terms.every((term) => title.includes(term)), snippet });
+    matches.push({
+      id,
+      inTitle: terms.every((term) => title.includes(term)),
+      snippet: firstSnippet(terms, messages, texts),
+    });
   }
   return matches;
+}
+
+/** A snippet around the first term's first place in the messages (the next term's when it is in the title only). */
+function firstSnippet(
+  terms: readonly string[],
+  messages: FoldedConversation['messages'],
+  texts: readonly string[],
+): SearchSnippet | undefined {
+  for (const term of terms) {
+    for (let i = 0; i < messages.length; i++) {
+      if (!texts[i].includes(term)) {
+        continue;
+      }
+      const message = messages[i];
+      const folded = foldWithOffsets(message.content);
+      const at = folded.text.indexOf(term);
+      if (at >= 0) {
+        const start = folded.offsets[at];
+        const last = folded.offsets[at + term.length - 1];
+        const end = last + String.fromCodePoint(message.content.codePointAt(last) ?? 0).length;
+        return snippetOf(message.content, start, end, message.role);
+      }
+    }
+  }
+  return undefined;
 }

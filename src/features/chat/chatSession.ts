@@ -1,6 +1,12 @@
 import type * as vscode from 'vscode';
 import { newConversation, type ContextItem, type Conversation } from '../../core/chat/conversation';
-import { queryTerms, searchConversations, type ConversationMatch } from '../../core/chat/conversationSearch';
+import {
+  foldConversation,
+  queryTerms,
+  searchFolded,
+  type ConversationMatch,
+  type FoldedConversation,
+} from '../../core/chat/conversationSearch';
 import { summaryOf, type ConversationStore, type ConversationSummary } from '../../core/chat/conversationStore';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/errors';
@@ -21,8 +27,12 @@ export class ChatSession implements vscode.Disposable {
   /** Context chips for the next prompt. */
   pending: ContextItem[] = [];
   private readonly saver: ThrottledTask;
-  /** Conversations read for searching, by id, each with the `updatedAt` it was read at. */
-  private readonly searchCache = new Map<string, Conversation>();
+  /**
+   * Conversations read and folded for searching, by id, each with the `updatedAt` it was read at: a query then costs
+   * a substring search per message, not reading and folding every conversation again (50 conversations of 500
+   * messages took 4–5 s per query that way).
+   */
+  private readonly searchCache = new Map<string, { updatedAt: number; folded: FoldedConversation }>();
 
   constructor(
     readonly store: ConversationStore,
@@ -65,11 +75,13 @@ export class ChatSession implements vscode.Disposable {
       return [];
     }
     const summaries = await this.list();
-    const conversations: Conversation[] = [];
+    const conversations: FoldedConversation[] = [];
     for (const summary of summaries) {
-      const conversation = summary.id === this.conversation.id ? this.conversation : await this.readForSearch(summary);
-      if (conversation) {
-        conversations.push(conversation);
+      // The conversation shown may change under a search (a reply streams into it): it is folded afresh each time.
+      const folded =
+        summary.id === this.conversation.id ? foldConversation(this.conversation) : await this.foldedForSearch(summary);
+      if (folded) {
+        conversations.push(folded);
       }
     }
     const listed = new Set(summaries.map((s) => s.id));
@@ -78,19 +90,21 @@ export class ChatSession implements vscode.Disposable {
         this.searchCache.delete(id);
       }
     }
-    return searchConversations(query, conversations);
+    return searchFolded(query, conversations);
   }
 
-  private async readForSearch(summary: ConversationSummary): Promise<Conversation | undefined> {
+  private async foldedForSearch(summary: ConversationSummary): Promise<FoldedConversation | undefined> {
     const cached = this.searchCache.get(summary.id);
     if (cached?.updatedAt === summary.updatedAt) {
-      return cached;
+      return cached.folded;
     }
     const loaded = await this.store.load(summary.id);
-    if (loaded) {
-      this.searchCache.set(summary.id, loaded);
+    if (!loaded) {
+      return undefined;
     }
-    return loaded;
+    const folded = foldConversation(loaded);
+    this.searchCache.set(summary.id, { updatedAt: summary.updatedAt, folded });
+    return folded;
   }
 
   /** Shows another conversation; false when it cannot be read. */
