@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { lookupMarkdown, safeUrl } from '../../src/core/encyclopedia/articleMarkdown';
+import { citationList, lookupMarkdown, safeUrl } from '../../src/core/encyclopedia/articleMarkdown';
 import { commandUri, escapeMarkdown, hoverMarkdown } from '../../src/core/encyclopedia/hoverText';
 import { LookupHistory } from '../../src/core/encyclopedia/lookupHistory';
 import type { LookupValue } from '../../src/core/encyclopedia/lookupTypes';
@@ -169,6 +169,21 @@ describe('article Markdown ("Open as Markdown")', () => {
     assert.doesNotMatch(md, /javascript:/);
     assert.equal(safeUrl('command:axo.ask'), undefined);
     assert.equal(safeUrl('https://x.example/a b'), 'https://x.example/a%20b');
+  });
+
+  it('lists citations as @axo and the Markdown document show them: numbered, links only for http(s)', () => {
+    assert.deepEqual(
+      citationList([
+        { title: 'Turing [1912]', url: 'https://en.example/Alan Turing' },
+        { title: 'Evil', url: 'command:workbench.action.quit' },
+        { title: '', url: 'https://x.example/' },
+      ]),
+      [
+        '1. [Turing \\[1912\\]](<https://en.example/Alan%20Turing>)',
+        '2. Evil',
+        '3. [https://x.example/](<https://x.example/>)',
+      ],
+    );
   });
 });
 

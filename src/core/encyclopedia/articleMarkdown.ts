@@ -47,8 +47,16 @@ function factsTable(facts: Fact[]): string[] {
   ];
 }
 
+/**
+ * Citations as a numbered Markdown list: a link for http(s) URLs, else the title as text, escaped either way. The
+ * "Open as Markdown" document and `@axo` list sources alike.
+ */
+export function citationList(citations: readonly Citation[]): string[] {
+  return citations.map((c, i) => `${i + 1}. ${link(c.title, c.url)}`);
+}
+
 function sources(citations: Citation[]): string[] {
-  return ['## Sources', '', ...citations.map((c, i) => `${i + 1}. ${link(c.title, c.url)}`), ''];
+  return ['## Sources', '', ...citationList(citations), ''];
 }
 
 /** The Markdown document of an answer, an article or a list of search results ("Open as Markdown"). */

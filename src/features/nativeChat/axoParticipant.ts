@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { citationList, safeUrl } from '../../core/encyclopedia/articleMarkdown';
 import { abortOnCancel } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import { failure } from './alphaParticipant';
@@ -36,11 +37,11 @@ export class AxoParticipant {
         return {};
       }
       stream.markdown(answer.text);
-      const sources = answer.citations.map((c, i) => `${i + 1}. ${sourceLine(c.title, c.url)}`);
+      const sources = citationList(answer.citations);
       for (const citation of answer.citations) {
         const url = safeUrl(citation.url);
         if (url) {
-          stream.reference(url);
+          stream.reference(vscode.Uri.parse(url, true));
         }
       }
       if (sources.length > 0) {
@@ -53,25 +54,4 @@ export class AxoParticipant {
       link.dispose();
     }
   };
-}
-
-/** A citation as a Markdown list item: a link for http(s) URLs, else the title as text (escaped either way). */
-export function sourceLine(title: string, url: string | undefined): string {
-  const text = escapeMarkdown(title.trim() || url || 'Source');
-  return safeUrl(url) ? `[${text}](<${url?.replace(/[<>\s]/g, encodeURIComponent)}>)` : text;
-}
-
-function safeUrl(url: string | undefined): vscode.Uri | undefined {
-  if (!url || !/^https?:\/\//i.test(url)) {
-    return undefined;
-  }
-  try {
-    return vscode.Uri.parse(url, true);
-  } catch {
-    return undefined;
-  }
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#+\-!|~]/g, '\\$&');
 }
