@@ -1,10 +1,9 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../src/protocol/chatProtocol';
 import { chatReply, longReply } from '../fakeService/chatContent';
 import { seededRandom } from '../fakeService/chunking';
 import { chromiumPath } from '../e2e/harness/browser';
+import { openChatPage, postToPage } from '../support/chatPage';
 import { median, type BenchFigure } from './benchFigure';
 
 const MESSAGES = 500;
@@ -22,18 +21,16 @@ const LONG_TASK_LIMIT_MS = 200;
 /** Screens scrolled down the 5 MB reply from its start. */
 const READ_SCREENS = 100;
 
-/** The repository root (this file runs from out/test/bench). */
-const root = path.join(__dirname, '..', '..', '..');
-
-/** What the page keeps for the bench: the posted messages and every long task the browser reports. */
+/** What the page keeps for the bench: every long task the browser reports. */
 interface PageProbe {
-  posted: WebviewToHost[];
   longTasks: { start: number; duration: number }[];
 }
 
 /** The little of the page's globals the bench's page functions use (they run in the browser, not here). */
 interface PageWindow {
   __probe: PageProbe;
+  /** What the page posted to the host (the API stand-in of openChatPage). */
+  __posted: WebviewToHost[];
   __next?: unknown;
   __deltas?: string[];
   postMessage(message: unknown, targetOrigin: string): void;
@@ -44,18 +41,12 @@ declare const document: {
   querySelectorAll(selector: string): { length: number };
 };
 
-/** The stand-in for VS Code's webview API and the long-task observer, before the chat's script runs. */
+/** The long-task observer, before the chat's script runs. */
 const PROBE_SCRIPT = `
-window.__probe = { posted: [], longTasks: [] };
+window.__probe = { longTasks: [] };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) window.__probe.longTasks.push({ start: e.startTime, duration: e.duration });
 }).observe({ type: 'longtask', buffered: true });
-let saved;
-window.acquireVsCodeApi = () => ({
-  postMessage: (m) => window.__probe.posted.push(m),
-  getState: () => saved,
-  setState: (s) => { saved = s; },
-});
 `;
 
 /** A conversation of MESSAGES messages: prompts and the fake service's Markdown replies, short or long, with code. */
@@ -116,9 +107,9 @@ function deltasOf(text: string): string[] {
   return out;
 }
 
-/** Posts a host message to the page as VS Code does: a `message` event, each in a task of its own. */
+/** A host message to the page, typed as the protocol has it. */
 function post(page: Page, message: HostToWebview): Promise<void> {
-  return page.evaluate((m) => window.postMessage(m, '*'), message);
+  return postToPage(page, message);
 }
 
 /** A long task: when it started, in ms after its phase began, and how long it took. */
@@ -170,8 +161,6 @@ interface Phase {
  * page's own JSON round trip of one state is the unit the longest task is measured in.
  */
 export async function run(): Promise<BenchFigure[]> {
-  const js = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.js'), 'utf8');
-  const css = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.css'), 'utf8');
   const summaries = Array.from({ length: CONVERSATIONS }, (_, i) => ({
     id: `conversation-${i}`,
     title: `Conversation ${i + 1}`,
@@ -188,13 +177,8 @@ export async function run(): Promise<BenchFigure[]> {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 500, height: 900 } });
-    await page.setContent(
-      `<!DOCTYPE html><html><head><style>${css}</style><script>${PROBE_SCRIPT}</script></head>` +
-        '<body><div id="root"></div></body></html>',
-    );
-    await page.addScriptTag({ content: js });
-    await page.waitForFunction(() => window.__probe.posted.some((m) => m.type === 'webview/ready'));
+    const page = await openChatPage(browser, PROBE_SCRIPT);
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'webview/ready'));
     const phases: Phase[] = [];
 
     // Baseline: the page with an empty conversation, idle.

@@ -1,24 +1,9 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
 import { chatReply, longReply } from '../../fakeService/chatContent';
+import { openChatPage, postToPage } from '../../support/chatPage';
 import { launchBrowser } from '../harness/browser';
-
-/** The repository root (this file runs from out/test/e2e/ui). */
-const root = path.join(__dirname, '..', '..', '..', '..');
-
-/** A stand-in for VS Code's webview API, before the chat's script runs. */
-const API_STAND_IN = `
-let saved;
-window.__posted = [];
-window.acquireVsCodeApi = () => ({
-  postMessage: (m) => window.__posted.push(m),
-  getState: () => saved,
-  setState: (s) => { saved = s; },
-});
-`;
 
 /**
  * `window.scrollUp(within, blocks, maxSteps, afterStep)`: scrolls the log from its end up by 400 px per step (two
@@ -92,11 +77,6 @@ function stateMessage(id: string, messages: MessageView[]): unknown {
   };
 }
 
-/** Posts a host message to the page as VS Code does. */
-async function post(page: Page, message: unknown): Promise<void> {
-  await page.evaluate((m) => (globalThis as unknown as Window).postMessage(m, '*'), message);
-}
-
 /** Waits until the log holds `count` messages that are not on their way out. */
 async function waitForMessages(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
@@ -122,14 +102,7 @@ describe('Chat page: long conversations and very long replies', function () {
 
   before(async () => {
     browser = await launchBrowser('chat-page');
-    page = await browser.newPage({ viewport: { width: 500, height: 900 } });
-    const js = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.js'), 'utf8');
-    const css = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.css'), 'utf8');
-    await page.setContent(
-      `<!DOCTYPE html><html><head><style>${css}</style><script>${API_STAND_IN}</script></head>` +
-        '<body><div id="root"></div></body></html>',
-    );
-    await page.addScriptTag({ content: js });
+    page = await openChatPage(browser);
     await page.addScriptTag({ content: SCROLL_UP });
   });
   after(async () => {
@@ -137,7 +110,7 @@ describe('Chat page: long conversations and very long replies', function () {
   });
 
   it('keeps the message being read in place while older messages are drawn above it', async () => {
-    await post(page, stateMessage('first', conversation(200)));
+    await postToPage(page, stateMessage('first', conversation(200)));
     // Scroll a little up into the newest messages before the older ones arrive. A freshly loaded page may draw only
     // the newest message in the state's task (drawRecent's budget) and the rest in idle slices: until there is room
     // to scroll, there is nothing to scroll up to, and a view the user has not scrolled follows its end.
@@ -177,8 +150,8 @@ describe('Chat page: long conversations and very long replies', function () {
       { id: 'lu', role: 'user', content: 'Write a lot.', createdAt: 1 },
       { id: 'la', role: 'assistant', content: '', createdAt: 2, status: 'streaming' },
     ];
-    await post(page, stateMessage('long', long));
-    await post(page, {
+    await postToPage(page, stateMessage('long', long));
+    await postToPage(page, {
       type: 'chat/started',
       requestId: 7,
       user: { id: 'lu2', role: 'user', content: 'More.', createdAt: 3 },
@@ -186,8 +159,8 @@ describe('Chat page: long conversations and very long replies', function () {
       budget: { usedTokens: 0, limitTokens: 200_000 },
       conversations: [],
     });
-    await post(page, { type: 'chat/delta', requestId: 7, text: blocks });
-    await post(page, { type: 'chat/done', requestId: 7, status: 'done' });
+    await postToPage(page, { type: 'chat/delta', requestId: 7, text: blocks });
+    await postToPage(page, { type: 'chat/done', requestId: 7, status: 'done' });
     await page.waitForFunction(
       `document.querySelectorAll('main.log > article:last-of-type .blocks > .section').length > 1 &&
         !document.querySelector('.live-block')`,
@@ -199,7 +172,7 @@ describe('Chat page: long conversations and very long replies', function () {
     // Sections the page no longer draws sleep: only their height stays on the page.
     await paragraphsBelow(page, 'main.log > article:last-of-type', 3_000);
 
-    await post(page, stateMessage('short', conversation(2)));
+    await postToPage(page, stateMessage('short', conversation(2)));
     const right = (await page.evaluate(`(() => {
       const gone = document.querySelector('main.log > .discarded');
       return {
@@ -231,7 +204,7 @@ describe('Chat page: long conversations and very long replies', function () {
       { id: 'hu', role: 'user', content: 'Write a lot.', createdAt: 1 },
       { id: 'ha', role: 'assistant', content: blocks, createdAt: 2, status: 'done' },
     ];
-    await post(page, stateMessage('history', saved));
+    await postToPage(page, stateMessage('history', saved));
     // Right after the state message only a part is drawn; the rest follows frame by frame.
     await page.waitForFunction(`document.querySelector('main.log article[data-id="ha"]') !== null`, undefined, {
       polling: 'raf',

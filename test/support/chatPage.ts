@@ -1,0 +1,45 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+
+/** The repository root (this file runs from out/test/support). */
+const root = path.join(__dirname, '..', '..', '..');
+
+/**
+ * A stand-in for VS Code's webview API, run before the chat's script: what the page posts is kept in
+ * `window.__posted`, its saved state in memory.
+ */
+const API_STAND_IN = `
+let saved;
+window.__posted = [];
+window.acquireVsCodeApi = () => ({
+  postMessage: (m) => window.__posted.push(m),
+  getState: () => saved,
+  setState: (s) => { saved = s; },
+});
+`;
+
+/**
+ * The built chat page (`dist/webview/chat.js` and `chat.css`, as packaged) in a new 500 × 900 tab of `browser`, with
+ * the API stand-in and `before` (a script run ahead of the page's own), ready for protocol messages (postToPage).
+ */
+export async function openChatPage(browser: Browser, before = ''): Promise<Page> {
+  const js = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.js'), 'utf8');
+  const css = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.css'), 'utf8');
+  const page = await browser.newPage({ viewport: { width: 500, height: 900 } });
+  await page.setContent(
+    `<!DOCTYPE html><html><head><style>${css}</style><script>${API_STAND_IN}${before}</script></head>` +
+      '<body><div id="root"></div></body></html>',
+  );
+  await page.addScriptTag({ content: js });
+  return page;
+}
+
+/** Posts a host message to the page as VS Code does: a `message` event, each in a task of its own. */
+export async function postToPage(page: Page, message: unknown): Promise<void> {
+  await page.evaluate((m) => (globalThis as unknown as StandInWindow).postMessage(m, '*'), message);
+}
+
+interface StandInWindow {
+  postMessage(message: unknown, targetOrigin: string): void;
+}
