@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fitToContext } from '../../src/core/chat/contextBudget';
 import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation';
 import { ConversationStore, summaryOf } from '../../src/core/chat/conversationStore';
+import { searchConversations } from '../../src/core/chat/conversationSearch';
 import { requestMessages } from '../../src/core/chat/promptMessages';
 import { silentLogger } from '../../src/core/logger';
 import { ChatSession } from '../../src/features/chat/chatSession';
@@ -175,6 +176,20 @@ export async function run(): Promise<BenchFigure[]> {
       }
     });
     session.dispose();
+    // The baseline: the same queries over the same conversations, already read, but folded again for each query
+    // (searchConversations), as the session did before it kept them folded.
+    const loaded: Conversation[] = [];
+    for (const id of ids) {
+      const conversation = await store.load(id);
+      if (conversation) {
+        loaded.push(conversation);
+      }
+    }
+    const refoldMs = QUERIES.map((query) => {
+      const started = performance.now();
+      searchConversations(query, loaded);
+      return performance.now() - started;
+    });
 
     const line = (name: string, r: DelaySample): BenchFigure => ({
       name: `${name}: event-loop delay p99 (max ${r.max.toFixed(1)} ms, ${(r.ms / 1000).toFixed(2)} s)`,
@@ -221,7 +236,7 @@ export async function run(): Promise<BenchFigure[]> {
       line(`${searchMs.length} later queries, one per 50 ms as typed`, searching),
       {
         name: `one later query over ${CONVERSATIONS} × ${MESSAGES} messages`,
-        value: `median ${median(searchMs).toFixed(1)} ms, worst ${Math.max(...searchMs).toFixed(1)} ms`,
+        value: `median ${median(searchMs).toFixed(1)} ms, worst ${Math.max(...searchMs).toFixed(1)} ms (folding each query again: median ${median(refoldMs).toFixed(0)} ms, ${ratio(median(refoldMs), median(searchMs))} as long)`,
         target: `< ${SEARCH_TARGET_MS} ms`,
         pass: Math.max(...searchMs) < SEARCH_TARGET_MS,
       },

@@ -29,8 +29,8 @@ export class ChatSession implements vscode.Disposable {
   private readonly saver: ThrottledTask;
   /**
    * Conversations read and folded for searching, by id, each with the `updatedAt` it was read at: a query then costs
-   * a substring search per message, not reading and folding every conversation again (50 conversations of 500
-   * messages took 4–5 s per query that way).
+   * a substring search per message, not reading and folding every conversation again (loadConversations.bench
+   * measures both).
    */
   private readonly searchCache = new Map<string, { updatedAt: number; folded: FoldedConversation }>();
 
