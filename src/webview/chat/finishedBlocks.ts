@@ -101,10 +101,7 @@ export class FinishedBlocks {
       }
       const [end, blocks] = batchEnd(tokens, i, BLOCKS_PER_CHUNK - this.chunkBlocks);
       const batch = tokens.slice(i, end);
-      const fragment = safeFragment(renderBlocks(batch, links));
-      // A chunk already shown is not told again: blocks added to it are decorated as they come.
-      this.decorate(fragment, this.chunk.classList.contains(PLAIN) ? 'plain' : 'final');
-      this.chunk.append(fragment);
+      this.fill(this.chunk, batch, links);
       // The tokens' raw text is what the lexer consumed: their lengths add up to the reply's text.
       this.chars += batch.reduce((sum, t) => sum + t.raw.length, 0);
       (this.section as Section).end = this.chars;
@@ -119,6 +116,16 @@ export class FinishedBlocks {
         }
       }
     }
+  }
+
+  /**
+   * Renders blocks into a chunk, decorated as far as the chunk was shown: a chunk already shown is not told again,
+   * so blocks added to it are decorated in full as they come.
+   */
+  private fill(chunk: HTMLElement, tokens: Token[], links: LinkMap): void {
+    const fragment = safeFragment(renderBlocks(tokens, links));
+    this.decorate(fragment, chunk.classList.contains(PLAIN) ? 'plain' : 'final');
+    chunk.append(fragment);
   }
 
   /** Whether sections out of view sleep (the reply is long enough). */
@@ -181,9 +188,7 @@ export class FinishedBlocks {
     for (let i = 0; i < tokens.length;) {
       const [end] = batchEnd(tokens, i, BLOCKS_PER_CHUNK);
       const chunk = newChunk();
-      const fragment = safeFragment(renderBlocks(tokens.slice(i, end), links));
-      this.decorate(fragment, chunk.classList.contains(PLAIN) ? 'plain' : 'final');
-      chunk.append(fragment);
+      this.fill(chunk, tokens.slice(i, end), links);
       section.element.append(chunk);
       i = end;
     }
