@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
-import type { Conversation, StoredMessage } from '../../src/core/chat/conversation';
-import { MAX_QUERY_LENGTH, queryTerms, searchConversations } from '../../src/core/chat/conversationSearch';
-
-type Searchable = Pick<Conversation, 'id' | 'title' | 'messages'>;
+import type { StoredMessage } from '../../src/core/chat/conversation';
+import {
+  MAX_QUERY_LENGTH,
+  queryTerms,
+  searchConversations,
+  type Searchable,
+} from '../../src/core/chat/conversationSearch';
 
 function conv(id: string, title: string, ...contents: string[]): Searchable {
   const messages: StoredMessage[] = contents.map((content, i) => ({

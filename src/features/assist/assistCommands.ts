@@ -4,12 +4,12 @@ import { pickCodeBlock, streamingCodeBlock } from '../../core/assist/codeBlocks'
 import { fitProposal } from '../../core/assist/proposalText';
 import { describeError } from '../../core/errors';
 import { DisposableOwner } from '../../host/disposables';
+import { eolOf } from '../../host/documentEol';
 import type { Services } from '../../host/services';
 import { resolveTarget, type AssistTarget } from './editorTarget';
 import type { ProposalReview } from './proposalReview';
 import { ReplyRequest } from './replyRequest';
 import { UntitledCodeSink } from './untitledCodeSink';
-import { eolOf } from '../../host/documentEol';
 
 /** The palette title of a task's command (without its category), for messages. */
 export function commandTitle(task: AssistTask): string {
