@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { vscodeTestDir } from './paths';
+import { shortTempRoot, vscodeTestDir } from './paths';
 
 /** Debian's Chromium unless `CHROMIUM_PATH` names another. */
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -16,12 +16,15 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** One browser for one test file, with its own folders under `.vscode-test/browser-<name>` (outside the run dir). */
+/**
+ * One browser for one test file, with its own folders under the short temp root (Chromium keeps a socket in its temp
+ * folder); its console log goes to `.vscode-test/browser-<name>`.
+ */
 export async function launchBrowser(name: string): Promise<Browser> {
   if (!fs.existsSync(chromiumPath)) {
     throw new Error(`${chromiumPath} is missing: run \`apt-get install -y chromium\` or set CHROMIUM_PATH`);
   }
-  const home = path.join(vscodeTestDir, `browser-${name}`);
+  const home = path.join(shortTempRoot(), `browser-${name}`);
   fs.rmSync(home, { recursive: true, force: true });
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {

@@ -2,11 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { codeServerEntry, node24Path, runDirFor } from './paths';
+import { codeServerEntry, logDirFor, node24Path, runDirFor } from './paths';
 
 /** How to start one code-server. */
 export interface CodeServerOptions {
-  /** Names the run folder `.vscode-test/run-<name>` (wiped at start). */
+  /** Names the run folder (under a short temp path, see `runDirFor`) and the log folder `.vscode-test/run-<name>`. */
   name: string;
   /** Preset as `alphaAxo.baseUrl`. */
   baseUrl?: string;
@@ -31,10 +31,12 @@ export interface CodeServer {
   /** `http://127.0.0.1:PORT` */
   readonly url: string;
   readonly port: number;
+  /** User data, extensions, workspace and temp folders, under a short path; removed when the test process exits. */
   readonly runDir: string;
   readonly userDataDir: string;
   readonly extensionsDir: string;
   readonly workspaceDir: string;
+  /** code-server's own log, under `.vscode-test/run-<name>`; the user data's `logs` are copied beside it on stop. */
   readonly logFile: string;
   /** The `vscode-remote://` URI of a local path, as the workbench in the browser names it. */
   remoteUri(localPath: string): string;
@@ -65,6 +67,15 @@ const READY_TIMEOUT_MS = 60_000;
 const running = new Set<ChildProcess>();
 
 let exitHandlersInstalled = false;
+let signalsHandledElsewhere = false;
+
+/**
+ * For a program that stops its servers itself on a signal (the demo: it also stops the fake service): the harness
+ * then kills its servers on SIGINT, SIGTERM and SIGHUP but leaves the exit to that program.
+ */
+export function leaveSignalExitToCaller(): void {
+  signalsHandledElsewhere = true;
+}
 
 /** A test process that ends without its `after` hooks (exit, Ctrl-C, a runner's timeout) leaves no server behind. */
 function installExitHandlers(): void {
@@ -81,10 +92,13 @@ function installExitHandlers(): void {
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    ['SIGHUP', 129],
   ] as const) {
     process.once(signal, () => {
       killAll();
-      process.exit(code);
+      if (!signalsHandledElsewhere) {
+        process.exit(code);
+      }
     });
   }
 }
@@ -103,8 +117,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     extensionsDir: path.join(runDir, 'exts'),
     workspaceDir: path.join(runDir, 'ws'),
   };
+  const logDir = logDirFor(options.name);
   fs.rmSync(runDir, { recursive: true, force: true });
-  for (const dir of [...Object.values(dirs), path.join(runDir, 'tmp'), path.join(runDir, 'xdg')]) {
+  fs.rmSync(logDir, { recursive: true, force: true });
+  for (const dir of [...Object.values(dirs), path.join(runDir, 'tmp'), path.join(runDir, 'xdg'), logDir]) {
     fs.mkdirSync(dir, { recursive: true });
   }
   writeSettings(dirs.userDataDir, options);
@@ -117,7 +133,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   }
 
   const port = options.port ?? (await freePort());
-  const logFile = path.join(runDir, 'code-server.log');
+  const logFile = path.join(logDir, 'code-server.log');
   const args = [
     codeServerEntry,
     '--config',
@@ -151,6 +167,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     await exited;
     clearTimeout(timer);
     killGroup(child, 'SIGKILL'); // whatever of the group outlived the server
+    keepLogs(dirs.userDataDir, logDir);
   };
 
   try {
@@ -192,6 +209,15 @@ function writeSettings(userDataDir: string, options: CodeServerOptions): void {
   for (const folder of ['User', 'Machine']) {
     fs.mkdirSync(path.join(userDataDir, folder), { recursive: true });
     fs.writeFileSync(path.join(userDataDir, folder, 'settings.json'), text);
+  }
+}
+
+/** Copies VS Code's logs (extension host, our output channel) next to code-server's, as the run folder goes away. */
+function keepLogs(userDataDir: string, logDir: string): void {
+  try {
+    fs.cpSync(path.join(userDataDir, 'logs'), path.join(logDir, 'logs'), { recursive: true });
+  } catch {
+    // no logs were written
   }
 }
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { launchBrowser, newPage } from './browser';
 import { startCodeServer } from './codeServer';
 import { writeResults, type TestResults } from './mochaRunner';
-import { repoRoot, vscodeTestDir } from './paths';
+import { repoRoot, runDirFor, vscodeTestDir } from './paths';
 import { screenshot } from './workbench';
 
 /** How to run the extension-host suite. */
@@ -29,7 +29,12 @@ export async function runExtensionHostTests(options: ExtHostRunOptions = {}): Pr
     smokeTestDriver: true,
     // The native chat (participants, vscode.lm model providers) is under test here.
     disableAIFeatures: false,
-    env: { ALPHA_AXO_EXTHOST_RESULTS: resultsFile, ALPHA_AXO_GREP: options.grep ?? '' },
+    env: {
+      ALPHA_AXO_EXTHOST_RESULTS: resultsFile,
+      ALPHA_AXO_GREP: options.grep ?? '',
+      // The suite reads the extension's log from the user data, which lives under this process's short temp root.
+      ALPHA_AXO_EXTHOST_USER_DATA: path.join(runDirFor(NAME), 'ud'),
+    },
   });
   const browser = await launchBrowser(NAME);
   let exitCode: number | undefined;

