@@ -1,6 +1,6 @@
 // A demo to click through: the fake service, and code-server with the packaged extension installed, pointed at
 // it, with the keys in the environment (the extension falls back to ALPHA_API_KEY / AXO_API_KEY when none is
-// stored). Ctrl-C stops everything.
+// stored). Ctrl-C, SIGTERM and SIGHUP (a closed terminal) stop everything and free both ports.
 //   node scripts/demo.mjs [--port N]   (code-server's port; default 8080 unless busy)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -44,6 +44,21 @@ function portOrAny(port) {
     const probe = createServer();
     probe.once('error', () => resolvePort(0));
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolvePort(port)));
+  });
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL after the grace; resolves once it has exited. */
+function stopChild(child, graceMs = 3_000) {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve();
+  }
+  return new Promise((resolveStop) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolveStop();
+    });
+    child.kill('SIGTERM');
   });
 }
 
@@ -92,27 +107,36 @@ async function main() {
   const portArg = process.argv.indexOf('--port');
   const wantedPort = portArg >= 0 ? Number(process.argv[portArg + 1]) : SERVER_PORT;
   setUp();
-  const { startCodeServer } = require(join(root, 'out', 'test', 'e2e', 'harness', 'codeServer.js'));
+  const { startCodeServer, leaveSignalExitToCaller } = require(
+    join(root, 'out', 'test', 'e2e', 'harness', 'codeServer.js'),
+  );
   const { vsixPath } = require(join(root, 'out', 'test', 'e2e', 'harness', 'paths.js'));
 
   const fake = await startFake(await portOrAny(FAKE_PORT));
   let server;
   let stopping = false;
-  const stopAll = async () => {
+  const stopAll = async (code) => {
     if (stopping) {
       return;
     }
     stopping = true;
     say('stopping');
     await server?.stop();
-    fake.child.kill('SIGTERM');
-    process.exit(0);
+    await stopChild(fake.child);
+    process.exit(code);
   };
-  process.once('SIGINT', () => void stopAll());
-  process.once('SIGTERM', () => void stopAll());
+  // The harness kills code-server on these signals; the demo also stops the fake service before it exits.
+  leaveSignalExitToCaller();
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
+    process.once(signal, () => void stopAll(code));
+  }
   fake.child.once('exit', (code) => {
     say(`the fake service exited (${code})`);
-    void stopAll();
+    void stopAll(1);
   });
 
   server = await startCodeServer({
