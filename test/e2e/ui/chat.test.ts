@@ -9,13 +9,13 @@ import { useWorkbench } from '../harness/session';
 import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   openChat,
-  lastPromptText,
   prompts,
   reloadWindow,
   replies,
   sendPrompt,
   storedConversation,
   waitForReplyEnd,
+  waitForLastPrompt,
   waitForReplyText,
 } from './chatHelpers';
 import { openFile } from './encyclopediaHelpers';
@@ -170,14 +170,21 @@ describe('ALPHA chat in the packaged extension', function () {
     await frame.getByRole('region', { name: 'Welcome' }).waitFor({ timeout: 10_000 });
     await sendPrompt(frame, 'Reload during this #long:20000 #fault:slow');
     const partial = await waitForReplyText(frame, 40);
-    await session.page.waitForTimeout(1_200); // the reply is saved at most every 500 ms while it streams
+    // The reply is saved at most every 500 ms while it streams: reload once what was shown is on disk.
+    await poll(
+      async () =>
+        (storedConversation(session.server.userDataDir, 'Reload during this')?.messages.at(-1)?.content.length ?? 0) >=
+        40,
+      10_000,
+      'the streaming reply was not saved',
+    );
     await reloadWindow(session.page);
     frame = await chatFrame(session.page, 60_000);
     const last = replies(frame).last();
     await last.getByText(/Interrupted/).waitFor({ timeout: 20_000 });
     const restored = await last.locator('.content').innerText();
     assert.ok(restored.length >= Math.min(partial.length, 40), `restored ${restored.length} chars`);
-    assert.match(await lastPromptText(frame), /Reload during this/);
+    await waitForLastPrompt(frame, /Reload during this/);
     assert.ok(
       await frame.getByRole('button', { name: 'Regenerate' }).isVisible(),
       'an interrupted reply can be regenerated',
@@ -190,7 +197,12 @@ describe('ALPHA chat in the packaged extension', function () {
     await waitForReplyEnd(frame, 30_000);
     await replies(frame).last().getByText('Messages received').waitFor();
     const count = await frame.getByRole('article').count();
-    await session.page.waitForTimeout(300);
+    await poll(
+      async () =>
+        storedConversation(session.server.userDataDir, 'And now a complete one')?.messages.at(-1)?.status === 'done',
+      10_000,
+      'the finished reply was not saved',
+    );
     await reloadWindow(session.page);
     frame = await chatFrame(session.page, 60_000);
     await replies(frame).last().getByText('Messages received').waitFor({ timeout: 20_000 });
@@ -198,7 +210,7 @@ describe('ALPHA chat in the packaged extension', function () {
     const articles = frame.getByRole('article');
     await poll(async () => (await articles.count()) >= count, 10_000, 'the older messages did not come back');
     assert.equal(await articles.count(), count);
-    assert.match(await lastPromptText(frame), /And now a complete one/);
+    await waitForLastPrompt(frame, /And now a complete one/);
   });
 
   async function failWith(fault: string): Promise<import('playwright-core').Locator> {

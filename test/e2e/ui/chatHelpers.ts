@@ -34,11 +34,25 @@ export function prompts(frame: FrameLocator): Locator {
   return frame.getByRole('log').getByRole('article', { name: 'You', exact: true });
 }
 
-/** The text the last prompt shows once scrolled to (a message off screen is not rendered: no innerText until then). */
-export async function lastPromptText(frame: FrameLocator): Promise<string> {
+/**
+ * Waits until the last prompt, scrolled to, shows text matching `pattern`, and returns that text. After a reload or a
+ * switch the page is still drawing (older messages arrive in idle slices, a pinned view follows the newest message's
+ * height) and a message off screen is not rendered (`content-visibility`: no innerText), so one read right after a
+ * scroll can see nothing: scroll and read again until the prompt shows.
+ */
+export async function waitForLastPrompt(frame: FrameLocator, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
   const last = prompts(frame).last();
-  await last.scrollIntoViewIfNeeded();
-  return last.innerText();
+  let text = '';
+  await poll(
+    async () => {
+      await last.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
+      text = await last.innerText({ timeout: 2_000 }).catch(() => '');
+      return pattern.test(text);
+    },
+    timeoutMs,
+    `the last prompt did not show ${pattern} (it showed ${JSON.stringify(text.slice(0, 80))})`,
+  );
+  return text;
 }
 
 /** Waits until no reply is being written (the Send button is back). */
