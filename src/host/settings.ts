@@ -9,8 +9,9 @@ export class Settings {
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   /**
-   * The service URL, from user (or machine/remote) settings only. A workspace's `.vscode/settings.json` is
-   * ignored on purpose: a cloned repository must not be able to send the user's keys to its own server.
+   * The service URL, from the user's settings only (application scope: the same in every window, remote ones
+   * included, where a machine-scoped value in the local user settings would not be read). A workspace's
+   * `.vscode/settings.json` is ignored on purpose: a cloned repository must not send the user's keys to its own server.
    */
   get baseUrl(): string | undefined {
     const info = vscode.workspace.getConfiguration(SECTION).inspect<string>('baseUrl');

@@ -197,7 +197,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   };
 }
 
-/** Settings go to both the user and the machine (remote) settings: machine-scoped ones are read only from there. */
+/** Settings go to both the user and the machine (remote) settings: machine-scoped ones (VS Code's own) are read only from there. */
 function writeSettings(userDataDir: string, options: CodeServerOptions): void {
   const settings: Record<string, unknown> = {
     ...DEFAULT_SETTINGS,

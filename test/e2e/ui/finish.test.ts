@@ -25,9 +25,13 @@ function outerHtml(element: unknown): string {
   return (element as { outerHTML: string }).outerHTML;
 }
 
-/** Writes one machine-level setting (code-server reads machine-scoped settings such as the base URL from there). */
-function setMachineSetting(userDataDir: string, key: string, value: unknown): void {
-  const file = path.join(userDataDir, 'Machine', 'settings.json');
+/**
+ * Writes one setting to the User settings file only. The workbench in code-server is a remote window: a
+ * machine-scoped setting written there would not be read (only the Machine file would count), an application-scoped
+ * one such as the base URL is.
+ */
+function setUserSetting(userDataDir: string, key: string, value: unknown): void {
+  const file = path.join(userDataDir, 'User', 'settings.json');
   const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   settings[key] = value;
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
@@ -151,8 +155,8 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
       assert.equal(await done(id), false, `the step "${id}" is done before it was done`);
     }
 
-    // The base URL is machine-scoped: user (remote) settings, where the step's link leads.
-    setMachineSetting(session.server.userDataDir, 'alphaAxo.baseUrl', service().url);
+    // The base URL only in the User settings (where the step's link leads) reaches this remote window.
+    setUserSetting(session.server.userDataDir, 'alphaAxo.baseUrl', service().url);
     await waitDone('baseUrl');
     await runCommand(page, 'ALPHA: Set Chat API Key');
     await fillInputBox(page, chatKey);
