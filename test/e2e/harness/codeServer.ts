@@ -123,6 +123,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   for (const dir of [...Object.values(dirs), path.join(runDir, 'tmp'), path.join(runDir, 'xdg'), logDir]) {
     fs.mkdirSync(dir, { recursive: true });
   }
+  // VS Code puts its IPC sockets in XDG_RUNTIME_DIR, which must exist and be private.
+  fs.mkdirSync(path.join(runDir, 'xdg', 'runtime'), { recursive: true, mode: 0o700 });
   writeSettings(dirs.userDataDir, options);
   writeWorkspace(dirs.workspaceDir, options.workspaceFiles ?? {});
 

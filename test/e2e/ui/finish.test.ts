@@ -26,15 +26,26 @@ function outerHtml(element: unknown): string {
 }
 
 /**
- * Writes one setting to the User settings file only. The workbench in code-server is a remote window: a
- * machine-scoped setting written there would not be read (only the Machine file would count), an application-scoped
- * one such as the base URL is.
+ * Sets a setting as a user does: in the Settings editor's User tab (the default one). The workbench in code-server is
+ * a remote window, where a machine-scoped value in the User settings would not be read; an application-scoped one
+ * such as the base URL is. (A file written behind the workbench's back is not always noticed: the editor is the path.)
+ * Waits until the editor has written the value to the User settings file.
  */
-function setUserSetting(userDataDir: string, key: string, value: unknown): void {
+async function setInSettingsEditor(page: Page, userDataDir: string, key: string, value: string): Promise<void> {
+  await runCommand(page, 'Preferences: Open Settings (UI)');
+  await page.locator('.settings-editor').waitFor({ timeout: 15_000 });
+  await page.keyboard.type(key); // the search box has the focus
+  const box = page.locator(`.settings-editor [aria-label="${key}"]`).first();
+  await box.waitFor({ timeout: 15_000 });
+  await box.fill(value);
+  await box.press('Tab');
+  // The editor writes after a pause; closing it before then (Escape) would drop the change.
   const file = path.join(userDataDir, 'User', 'settings.json');
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  settings[key] = value;
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  await poll(
+    async () => (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)[key] === value,
+    10_000,
+    `the Settings editor did not write ${key} to the User settings`,
+  );
 }
 
 /** The extension's status bar item (found by its accessible label). */
@@ -155,8 +166,8 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
       assert.equal(await done(id), false, `the step "${id}" is done before it was done`);
     }
 
-    // The base URL only in the User settings (where the step's link leads) reaches this remote window.
-    setUserSetting(session.server.userDataDir, 'alphaAxo.baseUrl', service().url);
+    // The base URL set in the User settings (where the step's link leads) reaches this remote window.
+    await setInSettingsEditor(page, session.server.userDataDir, 'alphaAxo.baseUrl', service().url);
     await waitDone('baseUrl');
     await runCommand(page, 'ALPHA: Set Chat API Key');
     await fillInputBox(page, chatKey);
@@ -211,7 +222,7 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
     await poll(async () => request.aborted, 10_000, 'the status bar item did not stop the request');
   });
 
-  it('a workspace .vscode/settings.json cannot redirect requests: they go to the machine-level URL', async () => {
+  it('a workspace .vscode/settings.json cannot redirect requests: they go to the URL in the user settings', async () => {
     const frame = await chatFrame(session.page);
     const before = service().requests.length;
     await sendPrompt(frame, 'Where do I go? #echo');
@@ -220,7 +231,7 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
       service()
         .requests.slice(before)
         .some((r) => r.path === '/v1/alpha' && r.keyKind === 'chat'),
-      'the prompt reached the machine-level service',
+      'the prompt reached the service in the user settings',
     );
     assert.deepEqual(
       decoyService().requests.map((r) => `${r.method} ${r.path}`),
