@@ -47,7 +47,8 @@ export function activate(context: vscode.ExtensionContext): void {
   registerKeys(services);
   const chat = registerChat(services);
   registerEncyclopedia(services);
-  registerAssist(services);
+  // Assistance hands its answers to the chat through the chat's own entry, not the public alpha.chat.ask.
+  registerAssist(services, chat.entry);
   registerNativeChat(services);
   const statusBar = new StatusBar(services);
   context.subscriptions.push(
