@@ -3,6 +3,7 @@ import { AlphaClient } from './core/alphaClient';
 import { AxoClient } from './core/axoClient';
 import { HttpClient } from './core/http';
 import { l10n } from './core/l10n';
+import { SecretScrubber } from './core/secretScrubber';
 import { registerAssist } from './features/assist/registerAssist';
 import { registerChat } from './features/chat/registerChat';
 import { registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
@@ -19,10 +20,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   // The core writes its messages in English through its own l10n.t; they come out in the user's language.
   l10n.use((message, args) => vscode.l10n.t(message, ...args));
-  const log = new HostLogger();
+  // One scrubber for the session: the logger, the HTTP client and the key commands share what it knows.
+  const scrubber = new SecretScrubber();
+  const log = new HostLogger(scrubber);
   const secrets = new SecretStore(context.secrets);
   const settings = new Settings();
-  const http = new HttpClient(() => settings.http, log);
+  const http = new HttpClient(() => settings.http, log, scrubber);
   const serviceContext = {
     http,
     baseUrl: () => settings.baseUrl,
@@ -32,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const services: Services = {
     context,
     log,
+    scrubber,
     secrets,
     settings,
     http,
@@ -43,7 +47,8 @@ export function activate(context: vscode.ExtensionContext): void {
   registerKeys(services);
   const chat = registerChat(services);
   registerEncyclopedia(services);
-  registerAssist(services);
+  // Assistance hands its answers to the chat through the chat's own entry, not the public alpha.chat.ask.
+  registerAssist(services, chat.entry);
   registerNativeChat(services);
   const statusBar = new StatusBar(services);
   context.subscriptions.push(

@@ -38,19 +38,37 @@ export class AlphaClient {
     }
     const url = urlFor(this.ctx, 'v1/alpha');
     let skipped = 0;
+    // A model may echo a key, token by token: the filter holds back an end that could begin one.
+    const scrubber = this.ctx.http.scrubber;
+    const filter = scrubber.streamFilter();
     try {
-      yield* readContentDeltas(res.body, {
+      const deltas = readContentDeltas(res.body, {
         onSkipped: (reason, payload) => {
           skipped++;
           this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
         },
       });
+      for await (const delta of deltas) {
+        const safe = filter.push(delta);
+        if (safe) {
+          yield safe;
+        }
+      }
+      const rest = filter.end();
+      if (rest) {
+        yield rest;
+      }
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) {
         return;
       }
+      const rest = filter.end();
+      if (rest) {
+        yield rest;
+      }
       if (error instanceof ServiceError) {
-        throw error;
+        // An error event's text is the service's own words: it may echo the key.
+        throw scrubber.scrubError(error);
       }
       const mapped = errorFromTransport(error, url, this.timeoutMs(), 'chat');
       if (mapped.kind === 'network') {
@@ -60,7 +78,7 @@ export class AlphaClient {
           keyKind: 'chat',
         });
       }
-      throw mapped;
+      throw scrubber.scrubError(mapped);
     } finally {
       res.dispose();
       if (skipped > 0) {

@@ -5,6 +5,7 @@ import { errorFromResponse, errorFromTransport } from './httpErrors';
 import type { Logger } from './logger';
 import { proxyFor, type ProxySettings } from './proxy';
 import { l10n } from './l10n';
+import { SecretScrubber } from './secretScrubber';
 
 /** Network settings, read fresh for every request. */
 export interface HttpSettings {
@@ -31,7 +32,7 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: AsyncIterable<Uint8Array>;
-  /** Reads the whole body as UTF-8 text (bounded). */
+  /** Reads the whole body as UTF-8 text (bounded), with the session's keys removed. */
   text(): Promise<string>;
   /** Stops reading and frees the connection. */
   dispose(): void;
@@ -45,9 +46,14 @@ export class HttpClient {
   private dispatchers = new Map<string, Dispatcher>();
   private readonly reachability = new Set<(reachable: boolean) => void>();
 
+  /**
+   * @param scrubber the session's keys: every key sent is added to it, and every text the service sends back
+   *   passes through it (error bodies fully, content bodies for the keys only).
+   */
   constructor(
     private readonly getSettings: () => HttpSettings,
     private readonly log: Logger,
+    readonly scrubber: SecretScrubber = new SecretScrubber(),
   ) {}
 
   /**
@@ -152,6 +158,8 @@ export class HttpClient {
   ): Promise<Dispatcher.ResponseData & { started: number }> {
     const headers: Record<string, string> = { accept: req.accept ?? 'application/json' };
     if (hop.sendKey) {
+      // Known before it leaves, so an echo of it is removed even if the host never registered it.
+      this.scrubber.add(req.key);
       headers.authorization = `Bearer ${req.key}`;
     }
     if (hop.body !== undefined) {
@@ -187,10 +195,11 @@ export class HttpClient {
   private async finish(req: HttpRequest, url: URL, res: Dispatcher.ResponseData): Promise<HttpResponse> {
     const headers = flattenHeaders(res.headers);
     if (res.statusCode >= 200 && res.statusCode < 300) {
-      return wrapResponse(res, headers, req.signal);
+      return wrapResponse(res, headers, req.signal, this.scrubber);
     }
     const text = await readText(res.body, 64 * 1024).catch(() => '');
-    const error = errorFromResponse(res.statusCode, headers, text, req.keyKind);
+    // Servers echo the key they were sent ("Incorrect API key provided: …"): scrubbed before it becomes a sentence.
+    const error = errorFromResponse(res.statusCode, headers, text, req.keyKind, (t) => this.scrubber.scrub(t));
     this.log.warn(`${req.method} ${pathOf(url)}: ${error.message}`);
     throw error;
   }
@@ -226,6 +235,7 @@ function wrapResponse(
   res: Dispatcher.ResponseData,
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
+  scrubber: SecretScrubber,
 ): HttpResponse {
   return {
     status: res.statusCode,
@@ -233,7 +243,7 @@ function wrapResponse(
     body: res.body,
     text: async () => {
       try {
-        return await readText(res.body, MAX_TEXT_BYTES);
+        return scrubber.scrubKeys(await readText(res.body, MAX_TEXT_BYTES));
       } catch (error) {
         if (isAbortError(error) || signal?.aborted) {
           throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error });

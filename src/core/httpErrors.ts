@@ -18,14 +18,18 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-/** Maps a non-2xx response to a ServiceError with one clear sentence, naming the key where it matters. */
+/**
+ * Maps a non-2xx response to a ServiceError with one clear sentence, naming the key where it matters. `scrub`
+ * removes secrets from the service's words (the raw body, then the message found in it, before it is shortened).
+ */
 export function errorFromResponse(
   status: number,
   headers: Record<string, string>,
   body: string,
   keyKind: KeyKind,
+  scrub: (text: string) => string = (text) => text,
 ): ServiceError {
-  const detail = messageFromBody(body, headers['content-type']);
+  const detail = messageFromBody(scrub(body), headers['content-type'], scrub);
   const code = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
   const said = detail ? l10n.t('The service said: "{0}".', detail) : '';
   const opts = { status, keyKind, detail };
@@ -95,15 +99,22 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Math.min(3600, Math.max(0, Math.ceil(seconds)));
 }
 
-/** Pulls a short human message out of an error body: JSON shapes, HTML, or plain text. */
-export function messageFromBody(body: string, contentType = ''): string | undefined {
+/**
+ * Pulls a short human message out of an error body: JSON shapes, HTML, or plain text. `scrub` runs on the decoded
+ * message before it is shortened, so an escaped key is caught and a key cut in half is never shown.
+ */
+export function messageFromBody(
+  body: string,
+  contentType = '',
+  scrub: (text: string) => string = (text) => text,
+): string | undefined {
   const text = body.trim();
   if (!text) {
     return undefined;
   }
   if (text.startsWith('{') || text.startsWith('[') || contentType.includes('json')) {
     try {
-      return clip(messageFromJson(JSON.parse(text)));
+      return clip(scrub(messageFromJson(JSON.parse(text))));
     } catch {
       // Not JSON after all: fall through to text.
     }
@@ -111,9 +122,9 @@ export function messageFromBody(body: string, contentType = ''): string | undefi
   if (/^\s*</.test(text) || contentType.includes('html')) {
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
     const plain = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')).replace(/<[^>]*>/g, ' ');
-    return clip(decodeEntities(plain));
+    return clip(scrub(decodeEntities(plain)));
   }
-  return clip(text);
+  return clip(scrub(text));
 }
 
 function messageFromJson(value: unknown): string {

@@ -1,33 +1,24 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-
-/** Anything after "Bearer " that is not already redacted. */
-const BEARER = /(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi;
+import type { SecretScrubber } from '../core/secretScrubber';
 
 /**
  * The extension's log: a LogOutputChannel ("ALPHA & AXO") behind the core's Logger interface.
- * Every line passes through `redact`, which removes bearer tokens and the current key strings.
+ * Every line passes through the session's SecretScrubber, which removes bearer tokens and every key it knows.
  */
 export class HostLogger implements Logger, vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
-  private secrets: string[] = [];
 
-  constructor(name = 'ALPHA & AXO') {
+  constructor(
+    private readonly scrubber: SecretScrubber,
+    name = 'ALPHA & AXO',
+  ) {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
-  }
-
-  /** Tells the logger which strings must never be written (the current keys). */
-  setSecrets(values: (string | undefined)[]): void {
-    this.secrets = values.filter((v): v is string => typeof v === 'string' && v.length >= 4);
   }
 
   /** Removes bearer tokens and known secrets from a line. */
   redact(message: string): string {
-    let out = message.replace(BEARER, '$1***');
-    for (const secret of this.secrets) {
-      out = out.split(secret).join('***');
-    }
-    return out;
+    return this.scrubber.scrub(message);
   }
 
   trace(message: string): void {

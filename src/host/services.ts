@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { AlphaClient } from '../core/alphaClient';
 import type { AxoClient } from '../core/axoClient';
 import type { HttpClient } from '../core/http';
+import type { SecretScrubber } from '../core/secretScrubber';
 import type { HostLogger } from './logger';
 import type { SecretStore } from './secretStore';
 import type { Settings } from './settings';
@@ -10,6 +11,8 @@ import type { Settings } from './settings';
 export interface Services {
   context: vscode.ExtensionContext;
   log: HostLogger;
+  /** The session's keys, removed from everything the service sends back and from every log line. */
+  scrubber: SecretScrubber;
   secrets: SecretStore;
   settings: Settings;
   http: HttpClient;

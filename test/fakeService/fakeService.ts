@@ -3,7 +3,14 @@ import { handleArticle, handleAsk, handleSearch } from './axoHandler';
 import { handleChat } from './chatHandler';
 import { faultDirective, lastUserContent, type ChatMessage } from './chatContent';
 import { RequestContext, type ParsedBody, type RecordedRequest } from './context';
-import { FaultQueue, isKnownFault, parseStatusFault, statusFaultResponse } from './faults';
+import {
+  FaultQueue,
+  echoKeyResponse,
+  isKnownFault,
+  parseStatusFault,
+  presentedKey,
+  statusFaultResponse,
+} from './faults';
 import { headerText, listen, originOf, parseBody, readBody, stop } from './httpUtil';
 
 export { MAX_BODY_BYTES } from './httpUtil';
@@ -257,6 +264,11 @@ class FakeServiceImpl implements FakeService {
     }
     if (fault === 'slow-headers') {
       return !(await ctx.delay(SLOW_HEADERS_MS));
+    }
+    if (fault === 'echo-key' || fault === 'echo-key:html') {
+      const echo = echoKeyResponse(fault, presentedKey(headerText(ctx.req, 'authorization')));
+      ctx.send(echo.status, echo.headers, echo.body);
+      return true;
     }
     const status = fault === undefined ? undefined : parseStatusFault(fault);
     if (status) {

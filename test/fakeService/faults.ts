@@ -13,6 +13,10 @@
  *   the same path), redirect-other-origin (same, to the second listener), stall-headers, slow-headers (1.5 s),
  *   cut / stall on JSON bodies (half the body, then destroyed / held), shape:NAME[,NAME] (like X-Fake-Shape).
  *   Stream-only faults on a non-stream request are ignored.
+ * - echo-key (any endpoint, as real services do): the key the request presented comes back in the answer.
+ *   `echo-key` is a 401 JSON body ("Incorrect API key provided: <key>"), `echo-key:html` a 500 HTML page quoting
+ *   the key and the Authorization header, `echo-key:stream` (streamed chat only) an SSE error event quoting it
+ *   after a few content events.
  */
 import type * as http from 'node:http';
 
@@ -50,6 +54,33 @@ export const STREAM_FAULTS: readonly string[] = [
   'big-event',
   'no-space',
 ];
+
+/** Faults that send the presented key back (see the file comment). */
+export const ECHO_KEY_FAULTS: readonly string[] = ['echo-key', 'echo-key:html', 'echo-key:stream'];
+
+/** The message every echo-key fault quotes the key in, as some real services word their 401. */
+export function echoKeyMessage(key: string): string {
+  return `Incorrect API key provided: ${key}. You can find your API key at https://example.invalid/account/keys.`;
+}
+
+/** The bearer token of an Authorization header, or a placeholder when none came. */
+export function presentedKey(authorization: string | undefined): string {
+  return /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '(no key)';
+}
+
+/** The 401 JSON or 500 HTML answer of `echo-key` / `echo-key:html`, quoting `key`. */
+export function echoKeyResponse(
+  fault: string,
+  key: string,
+): { status: number; headers: http.OutgoingHttpHeaders; body: string } {
+  if (fault === 'echo-key:html') {
+    // No <title> or <h1>: a client that shows the page's text shows the key unless it removes it.
+    const body = `<!DOCTYPE html><html><body><p>Internal error while checking the key ${key} for this request.</p><pre>Authorization: Bearer ${key}\nX-Request-Id: 8c1f</pre></body></html>`;
+    return { status: 500, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+  }
+  const error = { message: echoKeyMessage(key), type: 'invalid_request_error', param: null, code: 'invalid_api_key' };
+  return { status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error }) };
+}
 
 /** Faults that act on any endpoint before it answers. */
 export const OTHER_FAULTS: readonly string[] = [
@@ -146,6 +177,7 @@ export function isKnownFault(fault: string): boolean {
     parseStatusFault(fault) !== undefined ||
     STREAM_FAULTS.includes(fault) ||
     OTHER_FAULTS.includes(fault) ||
+    ECHO_KEY_FAULTS.includes(fault) ||
     /^shape:[a-z-]+(,[a-z-]+)*$/.test(fault)
   );
 }

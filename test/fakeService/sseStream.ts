@@ -1,6 +1,7 @@
 import { longReply } from './chatContent';
 import { chunkBytes, hashString, splitPieces } from './chunking';
 import type { RequestContext } from './context';
+import { echoKeyMessage, presentedKey } from './faults';
 
 /** Length of the single event's content under the `big-event` fault. */
 export const BIG_EVENT_LENGTH = 1_000_000;
@@ -28,8 +29,8 @@ function framing(fault: string | undefined): { eol: string; data: string } {
   return { eol, data: fault === 'no-space' ? 'data:' : 'data: ' };
 }
 
-/** Builds the framed events of a stream for a reply under a fault (or none). */
-function planStream(reply: string, fault: string | undefined, seed: number): StreamPlan {
+/** Builds the framed events of a stream for a reply under a fault (or none); `key` is the one presented. */
+function planStream(reply: string, fault: string | undefined, seed: number, key: string): StreamPlan {
   const { eol, data } = framing(fault);
   const frame = (payload: string, id?: number) =>
     (fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') +
@@ -45,6 +46,9 @@ function planStream(reply: string, fault: string | undefined, seed: number): Str
   } else if (fault === 'error-event') {
     payloads = payloads.slice(0, EVENTS_BEFORE_ERROR);
     payloads.push(JSON.stringify({ error: { message: ERROR_EVENT_MESSAGE } }));
+  } else if (fault === 'echo-key:stream') {
+    payloads = payloads.slice(0, EVENTS_BEFORE_ERROR);
+    payloads.push(JSON.stringify({ error: { message: echoKeyMessage(key), code: 'invalid_api_key' } }));
   } else if (fault === 'cut' || fault === 'stall') {
     payloads = payloads.slice(0, Math.max(1, Math.floor(payloads.length / (fault === 'cut' ? 2 : 3))));
   }
@@ -55,7 +59,7 @@ function planStream(reply: string, fault: string | undefined, seed: number): Str
     }
     events.push(frame(payload, i + 1));
   });
-  if (fault !== 'error-event' && fault !== 'cut' && fault !== 'stall') {
+  if (fault !== 'error-event' && fault !== 'echo-key:stream' && fault !== 'cut' && fault !== 'stall') {
     events.push(frame('[DONE]'));
   }
   if (fault === 'done-then-more') {
@@ -74,7 +78,7 @@ function planStream(reply: string, fault: string | undefined, seed: number): Str
  */
 export async function streamReply(ctx: RequestContext, reply: string): Promise<void> {
   const seed = hashString(reply) ^ ctx.record.id;
-  const plan = planStream(reply, ctx.fault, seed);
+  const plan = planStream(reply, ctx.fault, seed, presentedKey(ctx.req.headers.authorization));
   ctx.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const written =
     ctx.fault === 'slow' ? await writeSlowly(ctx, plan.events) : await writeChunked(ctx, plan.events, seed);

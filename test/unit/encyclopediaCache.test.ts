@@ -101,6 +101,44 @@ describe('LookupCache', () => {
     assert.equal(cache.peek('k'), undefined);
   });
 
+  it('starts a new request for a caller who arrives while a cancelled one is still winding down', async () => {
+    // Cancel, then run the same lookup again (or hover away and back): the first request notices its abort only a
+    // moment later, as a real HTTP request does. The second caller must not join it and be cancelled with it.
+    const cache = new LookupCache<string>({ capacity: 10, ttlMs: () => HOUR });
+    const signals: AbortSignal[] = [];
+    const fetcher = (signal: AbortSignal) => {
+      signals.push(signal);
+      if (signals.length > 1) {
+        return Promise.resolve('second');
+      }
+      return new Promise<string>((_resolve, reject) => {
+        signal.addEventListener('abort', () => setImmediate(() => reject(new ServiceError('aborted', 'cancelled'))));
+      });
+    };
+    const first = new AbortController();
+    const p1 = cache.fetch('k', fetcher, { signal: first.signal });
+    first.abort();
+    await assert.rejects(p1, (e) => isAbortError(e));
+    const again = await cache.fetch('k', fetcher, { signal: new AbortController().signal });
+    assert.deepEqual([again.value, again.shared, signals.length], ['second', false, 2]);
+    assert.equal(signals[1].aborted, false);
+    // The first request ending late neither removes nor overwrites what the second one stored.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(cache.peek('k')?.value, 'second');
+  });
+
+  it('starts a new request after abortAll() rather than joining an aborted one', async () => {
+    const cache = new LookupCache<string>({ capacity: 10, ttlMs: () => HOUR });
+    const d = deferredFetcher<string>();
+    const p1 = cache.fetch('k', d.fetcher).catch((e: unknown) => e);
+    cache.abortAll();
+    const p2 = cache.fetch('k', d.fetcher);
+    d.release('fresh');
+    assert.equal((await p2).value, 'fresh');
+    assert.ok(isAbortError(await p1));
+    assert.equal(d.calls.length, 2);
+  });
+
   it('shows an expired value, marked stale, when the service cannot be reached', async () => {
     const c = clock();
     const cache = new LookupCache<string>({

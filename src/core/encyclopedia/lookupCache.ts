@@ -154,7 +154,10 @@ export class LookupCache<V> {
     if (hit) {
       return { value: hit.value, storedAt: hit.storedAt, cached: true, stale: false, shared: false };
     }
-    const existing = this.inFlight.get(key);
+    // A request whose signal was aborted (its last caller left, or abortAll) may still be winding down: a new
+    // caller never joins it, or Cancel-then-run-again and hovering away and back would fail with its abort.
+    const inFlight = this.inFlight.get(key);
+    const existing = inFlight && !inFlight.controller.signal.aborted ? inFlight : undefined;
     const shared = existing ?? this.start(key, fetcher);
     shared.waiters++;
     try {
@@ -177,6 +180,7 @@ export class LookupCache<V> {
       shared.waiters--;
       if (shared.waiters === 0 && !shared.settled) {
         shared.controller.abort();
+        this.forget(key, shared);
       }
     }
   }
@@ -214,8 +218,16 @@ export class LookupCache<V> {
 
   /** Aborts every request in flight. */
   abortAll(): void {
-    for (const shared of this.inFlight.values()) {
+    for (const [key, shared] of [...this.inFlight]) {
       shared.controller.abort();
+      this.forget(key, shared);
+    }
+  }
+
+  /** Drops a request from the in-flight table, unless a newer one for the key has taken its place. */
+  private forget(key: string, shared: Shared<V>): void {
+    if (this.inFlight.get(key) === shared) {
+      this.inFlight.delete(key);
     }
   }
 
@@ -231,9 +243,7 @@ export class LookupCache<V> {
         return value;
       } finally {
         shared.settled = true;
-        if (this.inFlight.get(key) === shared) {
-          this.inFlight.delete(key);
-        }
+        this.forget(key, shared);
       }
     })();
     // Every waiter handles the outcome; this keeps a rejection nobody waits for from being reported as unhandled.

@@ -6,6 +6,7 @@ import { describeError } from '../../core/errors';
 import { DisposableOwner } from '../../host/disposables';
 import { eolOf } from '../../host/documentEol';
 import type { Services } from '../../host/services';
+import type { ChatEntry } from '../chat/chatHandoff';
 import { resolveTarget, type AssistTarget } from './editorTarget';
 import type { ProposalReview } from './proposalReview';
 import { ReplyRequest } from './replyRequest';
@@ -59,6 +60,7 @@ export class AssistCommands extends DisposableOwner {
   constructor(
     private readonly services: Services,
     private readonly review: ProposalReview,
+    private readonly chat: ChatEntry,
   ) {
     super();
     this.proposals = this._register(new ReplyRequest(services));
@@ -169,13 +171,14 @@ export class AssistCommands extends DisposableOwner {
   }
 
   /**
-   * Hands the task to the chat view: Explain is asked and streamed there; a reply already received without usable
-   * code is shown there as the answer (no second request).
+   * Hands the task to the chat view through the chat's internal entry (never the public command, which takes no
+   * reply): Explain is asked and streamed there; a reply already received without usable code is shown there as
+   * the answer (no second request).
    */
   private async askInChat(task: AssistTask, target: AssistTarget, instruction?: string, reply?: string): Promise<void> {
     const handoff = buildChatHandoff(task, target.context, { instruction });
     try {
-      await vscode.commands.executeCommand('alpha.chat.ask', { ...handoff, reply });
+      await (reply === undefined ? this.chat.ask(handoff) : this.chat.record(handoff, reply));
       if (task !== 'explain') {
         void vscode.window.showInformationMessage(
           vscode.l10n.t(

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../host/services';
+import type { ChatEntry } from '../chat/chatHandoff';
 import { AssistCommands, type CommandTarget } from './assistCommands';
 import { FixCodeActionProvider } from './fixCodeActionProvider';
 import { PROPOSAL_SCHEME, ProposalContentProvider } from './proposalContentProvider';
@@ -7,12 +8,13 @@ import { ProposalReview } from './proposalReview';
 
 /**
  * Code assistance: `alpha.explain`, `alpha.document`, `alpha.refactor`, `alpha.generateTests`, `alpha.fix`, the
- * read-only proposal documents behind the diff review, and the "Fix with ALPHA" quick fix.
+ * read-only proposal documents behind the diff review, and the "Fix with ALPHA" quick fix. Answers for the chat
+ * go through `chat`, the chat's internal entry.
  */
-export function registerAssist(services: Services): void {
+export function registerAssist(services: Services, chat: ChatEntry): void {
   const content = new ProposalContentProvider();
   const review = new ProposalReview(content);
-  const commands = new AssistCommands(services, review);
+  const commands = new AssistCommands(services, review, chat);
   const fileSchemes = ['file', 'untitled', 'vscode-remote', 'vscode-vfs'].map((scheme) => ({ scheme }));
   services.context.subscriptions.push(
     content,

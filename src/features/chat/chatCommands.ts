@@ -7,43 +7,6 @@ import { fenceForLanguageId } from '../../core/chat/languageIds';
 /** The largest file `alpha.chat.addSelection` adds whole when nothing is selected. */
 const MAX_WHOLE_FILE_CHARS = 200_000;
 
-/** `alpha.chat.ask`'s argument, as the contract documents it. */
-export interface AskArgs {
-  prompt?: string;
-  context?: { label: string; content: string; language?: string };
-  /** A reply already received for `prompt` (an assistance command's): shown as the answer, no new request. */
-  reply?: string;
-}
-
-/** Reads `alpha.chat.ask`'s argument tolerantly (other extensions call it). */
-export function parseAskArgs(args: unknown): AskArgs {
-  if (!args || typeof args !== 'object') {
-    return typeof args === 'string' && args.trim() ? { prompt: args } : {};
-  }
-  const a = args as Record<string, unknown>;
-  const out: AskArgs = {};
-  if (typeof a.prompt === 'string' && a.prompt.trim()) {
-    out.prompt = a.prompt;
-  }
-  if (typeof a.reply === 'string' && a.reply.trim()) {
-    out.reply = a.reply;
-  }
-  const c = a.context as Record<string, unknown> | undefined;
-  if (c && typeof c === 'object' && typeof c.content === 'string' && c.content.trim()) {
-    out.context = {
-      label: typeof c.label === 'string' && c.label.trim() ? c.label.trim() : 'Context',
-      content: c.content,
-      language: typeof c.language === 'string' ? c.language : undefined,
-    };
-  }
-  return out;
-}
-
-/** A command argument's context as a chip. */
-export function contextFromArgs(context: NonNullable<AskArgs['context']>): ContextItem {
-  return { id: newId(), label: context.label, content: context.content, language: context.language };
-}
-
 /** "main.ts:10-24" for a selection; the file name alone for a whole file. */
 export function selectionLabel(document: vscode.TextDocument, range: vscode.Range | undefined): string {
   const name = document.isUntitled ? document.uri.path : path.basename(document.fileName);

@@ -1,9 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { contextFromArgs, parseAskArgs } from '../../core/chat/askArgs';
 import { ConversationStore } from '../../core/chat/conversationStore';
 import type { Services } from '../../host/services';
 import { ChatController } from './chatController';
-import { exportMarkdown, contextFromArgs, parseAskArgs, promptForQuestion, selectionContext } from './chatCommands';
+import { exportMarkdown, promptForQuestion, selectionContext } from './chatCommands';
+import type { ChatEntry } from './chatHandoff';
 import { CHAT_PANEL_TYPE, ChatPanels } from './chatPanels';
 import { ChatRouter } from './chatRouter';
 import { ChatSession } from './chatSession';
@@ -16,9 +18,10 @@ const CONVERSATIONS_DIR = 'conversations';
 /**
  * Registers the chat: the `alpha.chatView` side view, the editor tab (restored after a reload by its serializer),
  * and the commands `alpha.chat.open`, `.openInEditor`, `.new`, `.ask`, `.addSelection`, `.export` and `.stop`.
- * Does no I/O now: the current conversation is read when a chat page first asks for it.
+ * Does no I/O now: the current conversation is read when a chat page first asks for it. Returns the chat's entry for
+ * the extension's own features (see {@link ChatEntry}).
  */
-export function registerChat(services: Services): { onDidChangeStreaming: vscode.Event<boolean> } {
+export function registerChat(services: Services): { onDidChangeStreaming: vscode.Event<boolean>; entry: ChatEntry } {
   const { context, log, settings, http } = services;
   const store = new ConversationStore(path.join(context.globalStorageUri.fsPath, CONVERSATIONS_DIR), log);
   const session = new ChatSession(store, context.workspaceState, log);
@@ -34,19 +37,26 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     controller.broadcast({ type: 'composer/focus' });
   };
   const ask = async (args?: unknown) => {
-    const { prompt, context: given, reply } = parseAskArgs(args);
+    const { prompt, context: given, ignored } = parseAskArgs(args);
+    if (ignored.length > 0) {
+      log.warn(`alpha.chat.ask: ignored the argument field(s) ${ignored.join(', ')}; it takes "prompt" and "context".`);
+    }
     // Context given by the caller (an assistance command) replaces the selection, which it usually is.
     const extra = [given ? contextFromArgs(given) : selectionContext(actions.targetEditor())].filter((c) => !!c);
     await reveal();
     controller.addContext(extra);
-    if (prompt !== undefined && reply !== undefined) {
-      await controller.record(prompt, reply);
-      return;
-    }
     const text = prompt ?? (await promptForQuestion(session.pending));
     if (text) {
       await controller.send(text);
     }
+  };
+  const entry: ChatEntry = {
+    ask: (handoff) => ask(handoff),
+    record: async (handoff, reply) => {
+      await reveal();
+      controller.addContext([contextFromArgs(handoff.context)]);
+      await controller.record(handoff.prompt, reply);
+    },
   };
   const addSelection = async () => {
     const item = selectionContext(actions.targetEditor(), true);
@@ -86,5 +96,5 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     vscode.window.onDidChangeTextEditorSelection(() => controller.onSelectionChanged()),
     vscode.window.onDidChangeActiveTextEditor(() => controller.onSelectionChanged()),
   );
-  return { onDidChangeStreaming: controller.onDidChangeStreaming };
+  return { onDidChangeStreaming: controller.onDidChangeStreaming, entry };
 }

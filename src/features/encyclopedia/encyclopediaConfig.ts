@@ -28,15 +28,26 @@ function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('alphaAxo');
 }
 
-/** `alphaAxo.encyclopedia.hoverLookups`, with anything unknown read as the default. */
+/**
+ * A setting from the user's settings only (or its default), never a workspace's: for the settings that decide what
+ * leaves the machine. A cloned repository's `.vscode/settings.json` must not make hovers send words to the service
+ * or delete the user's cache. The settings are application-scoped too; reading `globalValue` keeps that true
+ * whatever the host does with a workspace value.
+ */
+function userValue<T>(name: string): T | undefined {
+  const info = config().inspect<T>(name);
+  return info?.globalValue ?? info?.defaultValue;
+}
+
+/** `alphaAxo.encyclopedia.hoverLookups` from the user's settings, with anything unknown read as the default. */
 export function hoverLookups(): HoverLookups {
-  const value = config().get<string>('encyclopedia.hoverLookups', 'lookedUp');
+  const value = userValue<string>('encyclopedia.hoverLookups');
   return value === 'off' || value === 'always' ? value : 'lookedUp';
 }
 
-/** `alphaAxo.encyclopedia.cacheTtlHours` in milliseconds, within 0–720 hours. */
+/** `alphaAxo.encyclopedia.cacheTtlHours` from the user's settings, in milliseconds, within 0–720 hours. */
 export function cacheTtlMs(): number {
-  const hours = Number(config().get<number>('encyclopedia.cacheTtlHours', 24));
+  const hours = Number(userValue<number>('encyclopedia.cacheTtlHours') ?? 24);
   const clamped = Number.isFinite(hours) ? Math.min(MAX_TTL_HOURS, Math.max(0, hours)) : 24;
   return clamped * 60 * 60 * 1000;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError, keyLabel, type KeyKind } from '../../core/errors';
+import { SecretStore } from '../../host/secretStore';
 import type { Services } from '../../host/services';
 import { testConnection } from './connectionTest';
 import { registerWalkthrough } from './walkthrough';
@@ -81,7 +82,13 @@ async function clearKeys(services: Services): Promise<void> {
   }
 }
 
-/** Keeps the logger's list of strings to redact equal to the current keys. */
+/**
+ * Tells the scrubber every key there is now: the key of each kind in use (stored, or whatever the key store
+ * serves first) and both environment variables, which stay secrets when a stored key hides them. Keys it knew
+ * before stay known (a replaced or rejected key is still the user's).
+ */
 async function refreshRedaction(services: Services): Promise<void> {
-  services.log.setSecrets([await services.secrets.get('chat'), await services.secrets.get('encyclopedia')]);
+  const { secrets, scrubber } = services;
+  scrubber.add(await secrets.get('chat'), await secrets.get('encyclopedia'));
+  scrubber.add(process.env[SecretStore.envVar('chat')], process.env[SecretStore.envVar('encyclopedia')]);
 }

@@ -10,7 +10,7 @@ import { countFiles, scanForSecrets } from '../harness/secretScan';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, clearNotifications, fillInputBox, poll, runCommand, waitForToast } from '../harness/workbench';
 import { openChat, prompts, sendPrompt, waitForReplyEnd, waitForReplyText } from './chatHelpers';
-import { quickPickRow } from './encyclopediaHelpers';
+import { encyclopediaFrame, hoverOver, openFile, quickPickRow } from './encyclopediaHelpers';
 
 /** Where the measured activation time goes, for the README to cite. */
 const activationFile = path.join(vscodeTestDir, 'results', 'activation.json');
@@ -70,6 +70,31 @@ async function waitForStatus(page: Page, label: RegExp, timeoutMs = 15_000): Pro
   return (await item.innerText()).trim();
 }
 
+/**
+ * Sets one user-level setting the way a user does, in "Preferences: Open User Settings (JSON)" (application-scoped
+ * settings such as hover lookups are read from there; code-server does not notice the file changing underneath).
+ */
+async function setUserSetting(page: Page, userDataDir: string, key: string, value: unknown): Promise<void> {
+  const file = path.join(userDataDir, 'User', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  settings[key] = value;
+  await runCommand(page, 'Preferences: Open User Settings (JSON)');
+  // It opens focused (in a tab, or over the editors in newer versions).
+  await page.locator('.monaco-editor.focused').waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.press('Control+A');
+  // One line, so nothing is indented; whatever the editor closed by itself after the cursor is removed.
+  await page.keyboard.insertText(JSON.stringify(settings));
+  await page.keyboard.press('Shift+Control+End');
+  await page.keyboard.press('Delete');
+  await page.keyboard.press('Control+S');
+  await poll(
+    async () => (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)[key] === value,
+    10_000,
+    `the user settings did not take ${key}`,
+  );
+  await runCommand(page, 'View: Close Editor');
+}
+
 /** The "ALPHA & AXO" log channel's files under the run's user data (code-server writes them under logs/). */
 function extensionLogs(userDataDir: string): string[] {
   return filesUnder(path.join(userDataDir, 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log');
@@ -98,8 +123,18 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
     // No base URL and no keys: the walkthrough sets them.
     settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
     workspaceFiles: {
-      '.vscode/settings.json': `${JSON.stringify({ 'alphaAxo.baseUrl': decoyService().url }, null, 2)}\n`,
+      // A cloned repository trying to change what leaves the machine: none of these may take effect.
+      '.vscode/settings.json': `${JSON.stringify(
+        {
+          'alphaAxo.baseUrl': decoyService().url,
+          'alphaAxo.encyclopedia.hoverLookups': 'always',
+          'alphaAxo.encyclopedia.cacheTtlHours': 0,
+        },
+        null,
+        2,
+      )}\n`,
       'notes.md': '# Notes\n',
+      'plants.txt': 'Photosynthesis feeds the plants.\n',
     },
   }));
 
@@ -238,6 +273,52 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
       [],
       'the workspace-level URL received requests',
     );
+  });
+
+  it('a workspace .vscode/settings.json cannot turn hover lookups on, nor turn the cache off and delete it', async () => {
+    const page = session.page;
+    const { userDataDir } = session.server;
+    // Clear API Keys (above) removed the encyclopedia key too.
+    await runCommand(page, 'AXO: Set Encyclopedia API Key');
+    await fillInputBox(page, axoKey);
+
+    // The workspace says cacheTtlHours 0; the user's 24 h applies: the lookup is kept on disk and served again.
+    await runCommand(page, 'AXO: Open Article…');
+    await fillInputBox(page, 'Ada Lovelace');
+    const view = await encyclopediaFrame(page);
+    await view.getByRole('heading', { name: 'Ada Lovelace' }).first().waitFor({ timeout: 15_000 });
+    const cacheFile = path.join(userDataDir, 'User', 'globalStorage', 'alpha-axo.alpha-axo', 'encyclopediaCache.json');
+    await poll(
+      async () => fs.existsSync(cacheFile) && fs.readFileSync(cacheFile, 'utf8').includes('Ada Lovelace'),
+      15_000,
+      'the encyclopedia cache was not written, or was deleted',
+    );
+    const before = service().requests.length;
+    await runCommand(page, 'AXO: Open Article…');
+    await fillInputBox(page, 'Ada Lovelace');
+    await view.getByText(/^Cached · /).waitFor({ timeout: 10_000 });
+    assert.deepEqual(service().requests.slice(before), [], 'the second lookup was not served from the cache');
+
+    // The workspace says hoverLookups "always"; the user's "lookedUp" applies: hovering a word sends nothing. The
+    // wait is bounded: "always" fetches 400 ms after the mouse stops, so 3 s covers it several times over (the
+    // same hover fetches within that time once the user's own setting says "always", below).
+    const editor = await openFile(page, 'plants.txt');
+    const word = editor.locator('.view-line', { hasText: 'Photosynthesis' }).first();
+    const box = await word.locator(':scope > span').first().boundingBox();
+    assert.ok(box, 'the line with the word is not on screen');
+    const fetched = () =>
+      service()
+        .requests.slice(before)
+        .filter((r) => r.path === '/v1/axo/article' && r.query.title === 'Photosynthesis');
+    await page.mouse.move(box.x + 30, box.y + box.height / 2, { steps: 4 });
+    await poll(async () => fetched().length > 0, 3_000, 'no request').then(
+      () => assert.fail('hovering a word sent it to the service, as the workspace asked'),
+      () => undefined,
+    );
+    await setUserSetting(page, userDataDir, 'alphaAxo.encyclopedia.hoverLookups', 'always');
+    await hoverOver(page, await openFile(page, 'plants.txt'), 'Photosynthesis', /Photosynthesis|Chloroplasts/);
+    assert.ok(fetched().length > 0, 'the hover with the user setting "always" made no request');
+    await setUserSetting(page, userDataDir, 'alphaAxo.encyclopedia.hoverLookups', 'lookedUp');
   });
 
   it('status bar: unreachable while the service is down, ready again once it answers', async () => {

@@ -1,13 +1,45 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
 import { type RecordedRequest } from '../../fakeService/fakeService';
 import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
+import { filesUnder, vsixPath } from '../harness/paths';
 import { countFiles, scanForSecrets } from '../harness/secretScan';
 import { useWorkbench } from '../harness/session';
-import { clearNotifications, fillInputBox, inputBox, runCommand, waitForToast } from '../harness/workbench';
+import { clearNotifications, fillInputBox, inputBox, poll, runCommand, waitForToast } from '../harness/workbench';
+import { openChat, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
+import { encyclopediaFrame } from './encyclopediaHelpers';
 
 const randomKey = (prefix: string): string => `${prefix}${randomBytes(12).toString('hex')}`;
+
+/** The text of every webview page (the outer HTML of each one's document). */
+async function webviewHtml(page: Page): Promise<string[]> {
+  const outer = page.locator('iframe.webview');
+  const pages: string[] = [];
+  for (let i = 0; i < (await outer.count()); i++) {
+    const root = outer.nth(i).contentFrame().locator('iframe#active-frame').contentFrame().locator('html');
+    pages.push(await root.evaluate((element) => (element as { outerHTML: string }).outerHTML));
+  }
+  return pages;
+}
+
+/** Sends a prompt carrying a fault and returns the text of the error the reply shows. */
+async function chatError(frame: FrameLocator, prompt: string): Promise<string> {
+  await sendPrompt(frame, prompt);
+  await waitForReplyEnd(frame, 30_000);
+  const alert = replies(frame).last().getByRole('alert');
+  await alert.waitFor({ timeout: 10_000 });
+  return alert.innerText();
+}
+
+/** The "ALPHA & AXO" log files of the run. */
+function extensionLog(userDataDir: string): string {
+  return filesUnder(path.join(userDataDir, 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
+    .map((file) => fs.readFileSync(file, 'utf8'))
+    .join('\n');
+}
 
 describe('API keys in the packaged extension', function () {
   this.timeout(90_000);
@@ -70,6 +102,63 @@ describe('API keys in the packaged extension', function () {
       requests.some((r) => r.path === '/v1/alpha' && r.keyKind === 'wrong'),
       requests.map((r) => `${r.method} ${r.path} ${r.keyKind}`).join('\n'),
     );
+  });
+
+  it('a service that echoes the key: the chat, the encyclopedia, notifications, the export and the log show *** instead', async () => {
+    const page = session.page;
+    const hidden = /Incorrect API key provided: \*\*\*|checking the key \*\*\*/;
+    const frame = await openChat(page);
+    // The chat key is the rejected one now: the service quotes it back in its 401.
+    const rejected = await chatError(frame, 'Is my key right? #fault:echo-key');
+    assert.match(rejected, /chat API key[\s\S]*Incorrect API key provided: \*\*\*/);
+    await setKey('ALPHA: Set Chat API Key', chatKey);
+    assert.match(await chatError(frame, 'Fail in HTML #fault:echo-key:html'), /500[\s\S]*checking the key \*\*\*/);
+    assert.match(
+      await chatError(frame, 'Fail mid-stream #fault:echo-key:stream'),
+      /Incorrect API key provided: \*\*\*/,
+    );
+
+    for (const fault of ['echo-key', 'echo-key:html']) {
+      await clearNotifications(page);
+      await runCommand(page, 'AXO: Ask the Encyclopedia…');
+      await fillInputBox(page, `Ada Lovelace #fault:${fault}`);
+      assert.match(await waitForToast(page, hidden, 40_000), hidden);
+      const view = await encyclopediaFrame(page);
+      await view.getByRole('alert').filter({ hasText: hidden }).waitFor({ timeout: 10_000 });
+    }
+    const keys = [chatKey, axoKey, wrongChatKey];
+    const toasts = await page.locator('.notifications-toasts').allInnerTexts();
+    const pages = await webviewHtml(page);
+    assert.ok(pages.length >= 2, `only ${pages.length} webviews to scan`);
+    for (const [what, text] of [...toasts.map((t) => ['a notification', t]), ...pages.map((t) => ['a webview', t])]) {
+      assert.ok(
+        keys.every((key) => !text.includes(key)),
+        `${what} holds a key`,
+      );
+    }
+
+    await runCommand(page, 'ALPHA: Export Conversation as Markdown');
+    const exported = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    let markdown = '';
+    await poll(
+      async () => {
+        // Long lines wrap in the editor: compare with the white space folded.
+        markdown = ((await exported.innerText().catch(() => '')) ?? '').replace(/\s+/g, ' ');
+        return /\*\*Error:\*\*.*Incorrect API key provided: \*\*\*/.test(markdown);
+      },
+      15_000,
+      'the export does not show the echoed error',
+    );
+    assert.ok(
+      keys.every((key) => !markdown.includes(key)),
+      'the export holds a key',
+    );
+    await poll(
+      async () => /Incorrect API key provided: \*\*\*/.test(extensionLog(session.server.userDataDir)),
+      15_000,
+      'the log does not show the echoed error (with the key removed)',
+    );
+    // The conversation files and the log are searched for every key, in every encoding, by the next test.
   });
 
   it('leaves no key in any file of the run (user data, extensions, workspace, logs)', async () => {
