@@ -94,7 +94,13 @@ describe('the @alpha and @axo handlers, called with a request', () => {
   beforeEach(async () => {
     fake?.reset();
     keys = { chat: fake?.chatKey, encyclopedia: fake?.axoKey };
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // No active editor, so a slash command finds no code of its own: the Output panel's log counts as one, and an
+    // editor left dirty stays open unless reverted.
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    for (let i = 0; i < 10 && vscode.window.activeTextEditor; i++) {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    assert.equal(vscode.window.activeTextEditor, undefined, 'an editor is still active');
   });
 
   after(async () => {
