@@ -23,6 +23,8 @@ export function registerNativeChat(services: Services, api: NativeChatApi = nati
   };
 
   const chat = api.chat;
+  // Shows the walkthrough step that says what VS Code's chat view needs to run the participants.
+  void vscode.commands.executeCommand('setContext', 'alphaAxo.hasNativeChat', Boolean(chat));
   if (chat) {
     attempt('@alpha participant', () => {
       const participant = chat.createChatParticipant(ALPHA_PARTICIPANT_ID, new AlphaParticipant(services).handle);

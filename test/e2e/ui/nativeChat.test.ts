@@ -7,7 +7,8 @@ import { DEFAULT_AXO_KEY, DEFAULT_CHAT_KEY } from '../../fakeService/fakeService
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vscodeTestDir, vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { poll, runCommand } from '../harness/workbench';
+import { chatFrame, poll, runCommand } from '../harness/workbench';
+import { quickPickRow } from './encyclopediaHelpers';
 
 /*
  * VS Code's own Chat view, without Copilot. VS Code runs a third-party participant with the model selected in the
@@ -156,5 +157,46 @@ describe('VS Code’s own chat view runs @alpha and @axo with ALPHA picked', fun
     await poll(async () => (await links.count()) === count, 10_000, 'the references list does not show them');
     assert.match(await links.first().innerText(), /Turing/);
     await evidence(page, '3-axo-answer-with-references');
+  });
+});
+
+const STEP_TITLE = "@alpha and @axo in VS Code's chat";
+
+describe('the walkthrough says what VS Code’s chat view needs, and offers the ALPHA chat', function () {
+  this.timeout(120_000);
+  const session = useWorkbench('nc-walk', () => ({ vsix: vsixPath, disableAIFeatures: false }));
+
+  it('has a step on @alpha and @axo whose button opens the ALPHA chat', async () => {
+    const page = session.page;
+    const step = page.locator('.gettingStartedContainer [data-done-step-id$="#nativeChat"]').first();
+    await poll(
+      async () => {
+        // Something taking the focus late (the extension activating, a view) closes the quick pick: try again then.
+        await runCommand(page, 'Welcome: Open Walkthrough...');
+        const opened = await quickPickRow(page, 'Get started with ALPHA & AXO')
+          .click({ timeout: 5_000 })
+          .then(() => true)
+          .catch(() => false);
+        return opened && step.isVisible({ timeout: 10_000 }).catch(() => false);
+      },
+      60_000,
+      'the walkthrough has no step on VS Code’s chat',
+    );
+    const expanded = page.locator('.gettingStartedContainer .getting-started-step.expanded').first();
+    let text = '';
+    await poll(
+      async () => {
+        await page.locator('.gettingStartedContainer .step-title', { hasText: STEP_TITLE }).first().click();
+        text = (await expanded.innerText({ timeout: 2_000 }).catch(() => '')).replace(/\s+/g, ' ');
+        return text.includes(STEP_TITLE);
+      },
+      20_000,
+      'the step did not open',
+    );
+    assert.match(text, /runs @alpha and @axo only with a language model: sign in to Copilot/);
+    assert.match(text, /pick ALPHA in the model picker/);
+    await evidence(page, '4-walkthrough-step');
+    await page.getByRole('button', { name: 'Open ALPHA Chat' }).click();
+    await chatFrame(page);
   });
 });
