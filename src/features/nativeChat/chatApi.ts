@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 
 /*
- * The minimal shapes of VS Code's chat and language-model APIs that this extension uses. `@types/vscode` 1.74 (our
- * `engines.vscode` floor) has none of them, so they are declared here and detected at run time: on a VS Code
- * without them, `nativeChatApi()` returns undefined members and the features are not registered.
+ * The minimal shapes of VS Code's chat and language-model APIs that this extension uses. `@types/vscode` 1.74 (kept
+ * below the `engines.vscode` floor, 1.90) has none of them, so they are declared here and detected at run time: on a
+ * VS Code without them, `nativeChatApi()` returns undefined members and the features are not registered.
  * Shapes as in vscode.d.ts (chat participants 1.90+, `lm.registerLanguageModelChatProvider` 1.104+).
  */
 

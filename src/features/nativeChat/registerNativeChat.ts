@@ -23,6 +23,8 @@ export function registerNativeChat(services: Services, api: NativeChatApi = nati
   };
 
   const chat = api.chat;
+  // Shows the walkthrough step that says what VS Code's chat view needs to run the participants.
+  void vscode.commands.executeCommand('setContext', 'alphaAxo.hasNativeChat', Boolean(chat));
   if (chat) {
     attempt('@alpha participant', () => {
       const participant = chat.createChatParticipant(ALPHA_PARTICIPANT_ID, new AlphaParticipant(services).handle);
@@ -44,6 +46,11 @@ export function registerNativeChat(services: Services, api: NativeChatApi = nati
       const provider = new AlphaModelProvider(services, TextPart);
       return [provider, lm.registerLanguageModelChatProvider(ALPHA_VENDOR, provider)];
     });
+    // VS Code asks a provider for its models only when someone selects models; until then its chat view's model
+    // picker has no ALPHA (it offers "Sign in to use Copilot" instead). Selecting once lists ALPHA there at start-up.
+    void Promise.resolve(lm.selectChatModels({ vendor: ALPHA_VENDOR })).catch((error: unknown) =>
+      log.warn(`Native chat: listing the ALPHA model failed: ${describeError(error)}`),
+    );
   } else {
     log.info('Native chat: this VS Code has no language model provider API; ALPHA is not in its model picker.');
   }

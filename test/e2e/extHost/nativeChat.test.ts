@@ -81,9 +81,12 @@ describe('native chat', () => {
   describe('ALPHA as a vscode.lm model', () => {
     let model: LanguageModelChat | undefined;
 
-    before(() => {
-      // The test hosts (code-server as pinned, desktop stable) have the API; a host without it is the wrong host.
-      assert.ok(api.lm, `VS Code ${vscode.version} has no vscode.lm.registerLanguageModelChatProvider`);
+    before(function () {
+      // VS Code 1.104 and later have the API (the pinned test host does); on the oldest VS Code we claim (1.90,
+      // `npm run test:oldest`) it is missing, and 'are registered at activation' checks that it was left out.
+      if (!api.lm) {
+        this.skip();
+      }
     });
 
     function alpha(): LanguageModelChat {
@@ -234,7 +237,11 @@ describe('native chat', () => {
       assert.match(log, /Native chat: @alpha participant registered\./);
       assert.match(log, /Native chat: @axo participant registered\./);
       assert.doesNotMatch(log, /not registered/);
-      assert.match(log, /Native chat: ALPHA language model \(vendor "alpha"\) registered\./);
+      if (api.lm) {
+        assert.match(log, /Native chat: ALPHA language model \(vendor "alpha"\) registered\./);
+      } else {
+        assert.match(log, /Native chat: this VS Code has no language model provider API/);
+      }
     });
   });
 });

@@ -149,7 +149,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    ...(options.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(options.smokeTestDriver && passesVscodeOptions() ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     dirs.workspaceDir,
   ];
   const log = fs.openSync(logFile, 'a');
@@ -197,6 +197,15 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     },
     stop,
   };
+}
+
+/**
+ * Whether this code-server takes `--vscode-option` (the pinned one does; 4.90, the oldest host, refuses it, and
+ * calls `codeAutomationExit` without the smoke-test driver).
+ */
+function passesVscodeOptions(): boolean {
+  const cli = path.join(path.dirname(codeServerEntry), 'cli.js');
+  return fs.existsSync(cli) && fs.readFileSync(cli, 'utf8').includes('"vscode-option"');
 }
 
 /** Settings go to both the user and the machine (remote) settings: machine-scoped ones (VS Code's own) are read only from there. */

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { parentOf } from './paths';
 
 /** What a suite run reports, to a results file the test command reads. */
 export interface TestResults {
@@ -50,7 +51,7 @@ export function findFiles(dir: string, suffix: string): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile() && entry.name.endsWith(suffix)) {
-      found.push(path.join(entry.parentPath, entry.name));
+      found.push(path.join(parentOf(entry), entry.name));
     }
   }
   return found.sort();

