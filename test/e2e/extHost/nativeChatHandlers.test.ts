@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { AlphaClient } from '../../../src/core/alphaClient';
 import { AxoClient } from '../../../src/core/axoClient';
 import { HttpClient } from '../../../src/core/http';
+import { SecretScrubber } from '../../../src/core/secretScrubber';
 import { HostLogger } from '../../../src/host/logger';
 import type { Services } from '../../../src/host/services';
 import { Settings } from '../../../src/host/settings';
@@ -60,9 +61,10 @@ function messagesOf(recorded: RecordedRequest): { role: string; content: string 
 describe('the @alpha and @axo handlers, called with a request', () => {
   let fake: FakeService | undefined;
   let keys: { chat?: string; encyclopedia?: string } = {};
-  const log = new HostLogger('ALPHA & AXO (handler tests)');
+  const scrubber = new SecretScrubber();
+  const log = new HostLogger(scrubber, 'ALPHA & AXO (handler tests)');
   const settings = new Settings();
-  const http = new HttpClient(() => settings.http, log);
+  const http = new HttpClient(() => settings.http, log, scrubber);
   let alpha: AlphaParticipant;
   let axo: AxoParticipant;
 
