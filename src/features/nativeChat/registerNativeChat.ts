@@ -47,7 +47,9 @@ export function registerNativeChat(services: Services, api: NativeChatApi = nati
       return [provider, lm.registerLanguageModelChatProvider(ALPHA_VENDOR, provider)];
     });
     // VS Code asks a provider for its models only when someone selects models; until then its chat view's model
-    // picker has no ALPHA (it offers "Sign in to use Copilot" instead). Selecting once lists ALPHA there at start-up.
+    // picker has no ALPHA (it offers "Sign in to use Copilot" instead). Selecting once lists ALPHA there from the
+    // moment the extension is active. It activates only on its own commands, views and participants (never at
+    // start-up, which would cost every window), so a first `@alpha` typed before anything else activates it.
     void Promise.resolve(lm.selectChatModels({ vendor: ALPHA_VENDOR })).catch((error: unknown) =>
       log.warn(`Native chat: listing the ALPHA model failed: ${describeError(error)}`),
     );

@@ -73,6 +73,10 @@ describe('VS Code’s own chat view runs @alpha and @axo with ALPHA picked', fun
 
   it('opens the Chat view with ALPHA in the model picker, and picks it', async () => {
     const page = session.page;
+    // The extension activates only on its own commands, views and participants: VS Code's picker lists ALPHA from
+    // then on (a user who opens the ALPHA chat first, or types @alpha once).
+    await runCommand(page, 'ALPHA: Open Chat');
+    await chatFrame(page);
     await runCommand(page, 'Chat: Open Chat');
     await chatInput(page).waitFor({ state: 'visible', timeout: 30_000 });
     // Opening the picker asks the model providers for their models (and activates the extension for it): until ALPHA
