@@ -44,6 +44,8 @@ const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 export class HttpClient {
   private dispatchers = new Map<string, Dispatcher>();
   private readonly reachability = new Set<(reachable: boolean) => void>();
+  /** Response bodies not yet handed back to their pool: until one event-loop turn after they close. */
+  private readonly unreleased = new Set<Dispatcher.ResponseData['body']>();
 
   constructor(
     private readonly getSettings: () => HttpSettings,
@@ -160,6 +162,7 @@ export class HttpClient {
     const started = Date.now();
     const what = `${hop.method} ${pathOf(hop.url)} (Authorization: ${hop.sendKey ? 'Bearer ***' : 'not sent'})`;
     try {
+      await this.untilReleased();
       req.signal?.throwIfAborted();
       const res = await request(hop.url, {
         method: hop.method,
@@ -170,6 +173,7 @@ export class HttpClient {
       });
       this.log.info(`${what} → ${res.statusCode} in ${Date.now() - started} ms`);
       this.reachability.forEach((listener) => listener(true));
+      this.trackRelease(res.body);
       return Object.assign(res, { started });
     } catch (error) {
       // undici reports some failures (a proxy refusing the tunnel) as aborts too: only our signal means cancelled.
@@ -181,6 +185,26 @@ export class HttpClient {
       this.log.warn(`${what} failed after ${Date.now() - started} ms: ${mapped.message}`);
       this.reachability.forEach((listener) => listener(false));
       throw mapped;
+    }
+  }
+
+  /**
+   * undici hands a kept-alive socket back to its pool one event-loop turn after the response ended (so a server
+   * that closes it anyway is noticed first). A request sent within that turn would find the socket busy and open
+   * a second one; so a request waits for that turn when a body has just ended or been closed by its reader, and
+   * consecutive requests share one connection.
+   */
+  private trackRelease(body: Dispatcher.ResponseData['body']): void {
+    this.unreleased.add(body);
+    body.once('close', () => setImmediate(() => this.unreleased.delete(body)));
+  }
+
+  private async untilReleased(): Promise<void> {
+    for (const body of this.unreleased) {
+      if (body.destroyed || body.readableEnded) {
+        await new Promise((resolve) => setImmediate(resolve));
+        return;
+      }
     }
   }
 
