@@ -1,16 +1,20 @@
 import type { LookupFunction } from 'node:net';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { createDispatcher, proxyHost } from './dispatchers';
 import { ServiceError, isAbortError, type KeyKind } from './errors';
 import { errorFromResponse, errorFromTransport } from './httpErrors';
 import type { Logger } from './logger';
 import { proxyFor, type ProxySettings } from './proxy';
 import { l10n } from './l10n';
+import { nodeCaSource, trustedCertificates, type CaSource } from './trust';
 
 /** Network settings, read fresh for every request. */
 export interface HttpSettings {
   /** Applies to connecting, to the first byte of the response, and to every gap between chunks. */
   timeoutMs: number;
   proxy: ProxySettings;
+  /** Trust the operating system's certificate store too (`http.systemCertificates`, on unless false). */
+  systemCertificates?: boolean;
   /** Host name resolution; the system resolver when absent (tests put a resolver of their own here). */
   lookup?: LookupFunction;
 }
@@ -47,10 +51,16 @@ export class HttpClient {
   /** Response bodies not yet handed back to their pool: until one event-loop turn after they close. */
   private readonly unreleased = new Set<Dispatcher.ResponseData['body']>();
 
+  private readonly caSource: CaSource;
+
+  /** `caSource` is where trusted CAs come from: the runtime's stores unless a test gives its own. */
   constructor(
     private readonly getSettings: () => HttpSettings,
     private readonly log: Logger,
-  ) {}
+    options: { caSource?: CaSource } = {},
+  ) {
+    this.caSource = options.caSource ?? nodeCaSource();
+  }
 
   /**
    * Calls `listener` after every request: true when the service answered (any status), false when it could not
@@ -109,6 +119,8 @@ export class HttpClient {
         headers: { accept: options.accept },
         signal: options.signal,
         dispatcher: this.dispatcherFor(current, settings),
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
       });
       const location = headerOf(res.headers, 'location');
       if (res.statusCode >= 300 && res.statusCode < 400 && location) {
@@ -170,6 +182,9 @@ export class HttpClient {
         body: hop.body,
         signal: req.signal,
         dispatcher: this.dispatcherFor(hop.url, settings),
+        // Per request too: a SOCKS5 agent builds its pools without the agent's own timeouts.
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
       });
       this.log.info(`${what} → ${res.statusCode} in ${Date.now() - started} ms`);
       this.reachability.forEach((listener) => listener(true));
@@ -181,7 +196,8 @@ export class HttpClient {
         this.log.info(`${what} cancelled after ${Date.now() - started} ms`);
         throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error, keyKind: req.keyKind });
       }
-      const mapped = errorFromTransport(error, hop.url, settings.timeoutMs, req.keyKind);
+      const proxy = proxyFor(hop.url, settings.proxy);
+      const mapped = errorFromTransport(error, hop.url, settings.timeoutMs, req.keyKind, proxy);
       this.log.warn(`${what} failed after ${Date.now() - started} ms: ${mapped.message}`);
       this.reachability.forEach((listener) => listener(false));
       throw mapped;
@@ -221,25 +237,31 @@ export class HttpClient {
 
   private dispatcherFor(url: URL, settings: HttpSettings): Dispatcher {
     const proxyUrl = proxyFor(url, settings.proxy);
-    const cacheKey = JSON.stringify([proxyUrl ?? '', settings.proxy.strictSSL, settings.timeoutMs]);
+    const systemCertificates = settings.systemCertificates !== false;
+    const proxyAuthorization = proxyUrl ? settings.proxy.authorization?.trim() || undefined : undefined;
+    // One pool per proxy and TLS configuration (not per request), so keep-alive connections are reused.
+    const cacheKey = JSON.stringify([
+      proxyUrl ?? '',
+      proxyAuthorization ?? '',
+      settings.proxy.strictSSL,
+      settings.timeoutMs,
+      systemCertificates,
+    ]);
     let dispatcher = this.dispatchers.get(cacheKey);
     if (!dispatcher) {
-      const timeouts = {
-        headersTimeout: settings.timeoutMs,
-        bodyTimeout: settings.timeoutMs,
-        connect: { timeout: settings.timeoutMs },
-      };
-      dispatcher = proxyUrl
-        ? new ProxyAgent({
-            uri: proxyUrl,
-            ...timeouts,
-            requestTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
-            proxyTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
-          })
-        : new Agent({
-            ...timeouts,
-            connect: { ...timeouts.connect, rejectUnauthorized: settings.proxy.strictSSL, lookup: settings.lookup },
-          });
+      const ca = trustedCertificates(this.caSource, systemCertificates);
+      dispatcher = createDispatcher({
+        proxyUrl,
+        proxyAuthorization,
+        strictSSL: settings.proxy.strictSSL,
+        timeoutMs: settings.timeoutMs,
+        ca,
+        lookup: settings.lookup,
+      });
+      // Never the proxy's credentials or its authorization: only where connections go and what they trust.
+      const route = proxyUrl ? `through the proxy ${proxyHost(proxyUrl)}` : 'direct';
+      const trust = ca ? `Node's and the system's ${ca.length} CAs` : "Node's CAs";
+      this.log.info(`New connection pool: ${route}, trusting ${trust}.`);
       this.dispatchers.set(cacheKey, dispatcher);
     }
     return dispatcher;
