@@ -66,6 +66,11 @@ export class SecretStore implements vscode.Disposable {
   private readonly changes = new Emitter<KeyKind>();
   private readonly failures = new Emitter<KeyringError>();
   private readonly session = new Map<KeyKind, string>();
+  /**
+   * What SecretStorage last answered, per kind: every request needs its key, and each read is a round trip to
+   * VS Code's main process. Dropped when SecretStorage reports a change (from this window or another).
+   */
+  private readonly stored = new Map<KeyKind, string | undefined>();
   /** Reads that outlived the timeout and have not settled: while one hangs, the keyring is not waited for again. */
   private readonly hanging = new Set<KeyKind>();
   private readonly subscription: vscode.Disposable;
@@ -85,6 +90,7 @@ export class SecretStore implements vscode.Disposable {
     this.subscription = secrets.onDidChange((e) => {
       for (const kind of Object.keys(STORAGE_KEYS) as KeyKind[]) {
         if (e.key === STORAGE_KEYS[kind]) {
+          this.stored.delete(kind);
           this.changes.fire(kind);
         }
       }
@@ -112,6 +118,7 @@ export class SecretStore implements vscode.Disposable {
 
   /** Stores a key (trimmed) in SecretStorage; throws a KeyringError when the keyring fails or does not answer. */
   async set(kind: KeyKind, value: string): Promise<void> {
+    this.stored.delete(kind);
     await this.withTimeout('store', kind, () => this.secrets.store(STORAGE_KEYS[kind], value.trim()));
     if (this.session.delete(kind)) {
       this.changes.fire(kind);
@@ -129,6 +136,7 @@ export class SecretStore implements vscode.Disposable {
     if (this.session.delete(kind)) {
       this.changes.fire(kind);
     }
+    this.stored.delete(kind);
     await this.withTimeout('delete', kind, () => this.secrets.delete(STORAGE_KEYS[kind]));
   }
 
@@ -149,11 +157,16 @@ export class SecretStore implements vscode.Disposable {
   }
 
   private async readStored(kind: KeyKind): Promise<string | undefined> {
+    if (this.stored.has(kind)) {
+      return this.stored.get(kind);
+    }
     if (this.hanging.has(kind)) {
       return undefined;
     }
     try {
-      return await this.withTimeout('read', kind, () => this.secrets.get(STORAGE_KEYS[kind]));
+      const value = await this.withTimeout('read', kind, () => this.secrets.get(STORAGE_KEYS[kind]));
+      this.stored.set(kind, value);
+      return value;
     } catch (error) {
       if (error instanceof KeyringError) {
         return undefined;

@@ -1,9 +1,11 @@
 import { Agent, request } from 'undici';
+import type * as vscode from 'vscode';
 import { AlphaClient } from '../../src/core/alphaClient';
 import { AxoClient } from '../../src/core/axoClient';
 import type { KeyKind } from '../../src/core/errors';
 import { HttpClient, type HttpSettings } from '../../src/core/http';
 import { silentLogger } from '../../src/core/logger';
+import { SecretStore } from '../../src/host/secretStore';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
 import { median, type BenchFigure } from './benchFigure';
 
@@ -51,6 +53,18 @@ async function measure(fake: FakeService, pair: Pair): Promise<{ ours: number; b
   return { ours: median(ours), bare: median(bare) };
 }
 
+/** A SecretStorage in memory that answers asynchronously, as VS Code's does. */
+function memorySecretStorage(): vscode.SecretStorage {
+  const values = new Map<string, string>();
+  const storage = {
+    get: async (key: string) => values.get(key),
+    store: async (key: string, value: string) => void values.set(key, value),
+    delete: async (key: string) => void values.delete(key),
+    onDidChange: () => ({ dispose: () => undefined }),
+  };
+  return storage as unknown as vscode.SecretStorage;
+}
+
 function pairs(fake: FakeService, alpha: AlphaClient, axo: AxoClient, agent: Agent): Record<string, Pair> {
   const messages = [{ role: 'user' as const, content: 'Say hello in five words.' }];
   return {
@@ -94,8 +108,11 @@ export async function run(): Promise<BenchFigure[]> {
   const fake = await startFakeService({ tokenDelayMs: 0 });
   const settings = (): HttpSettings => ({ timeoutMs: 30_000, proxy: { strictSSL: true, noProxy: [] } });
   const http = new HttpClient(settings, silentLogger);
-  const keys: Record<KeyKind, string> = { chat: fake.chatKey, encyclopedia: fake.axoKey };
-  const ctx = { http, baseUrl: () => fake.url, keys: async (k: KeyKind) => keys[k], log: silentLogger };
+  // The keys come through the extension's own store, over a SecretStorage kept in memory.
+  const secrets = new SecretStore(memorySecretStorage(), { env: {} });
+  await secrets.set('chat', fake.chatKey);
+  await secrets.set('encyclopedia', fake.axoKey);
+  const ctx = { http, baseUrl: () => fake.url, keys: (k: KeyKind) => secrets.get(k), log: silentLogger };
   const alpha = new AlphaClient(ctx, () => 30_000);
   const axo = new AxoClient(ctx);
   const agent = new Agent();
@@ -119,6 +136,7 @@ export async function run(): Promise<BenchFigure[]> {
     // One keep-alive socket for our client, one for the bare agent: none per request.
     figures.push({ name: `sockets the fake accepted for all ${sent} requests`, value: `${fake.connections}` });
   } finally {
+    secrets.dispose();
     await agent.close();
     await http.dispose();
     await fake.close();

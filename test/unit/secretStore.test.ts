@@ -12,6 +12,7 @@ type Behaviour = 'works' | 'throws' | 'hangs';
 function fakeSecretStorage(behaviour: Behaviour) {
   const values = new Map<string, string>();
   const calls: string[] = [];
+  const listeners = new Set<(e: { key: string }) => void>();
   const answer = <T>(op: string, value: () => T): Promise<T> => {
     calls.push(op);
     if (behaviour === 'throws') {
@@ -24,9 +25,17 @@ function fakeSecretStorage(behaviour: Behaviour) {
     store: (key: string, value: string) => answer('store', () => void values.set(key, value)),
     delete: (key: string) => answer('delete', () => void values.delete(key)),
     keys: () => Promise.resolve([...values.keys()]),
-    onDidChange: () => ({ dispose: () => undefined }),
+    onDidChange: (listener: (e: { key: string }) => void) => {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
+    },
   };
-  return { storage: storage as unknown as vscode.SecretStorage, values, calls };
+  /** What another window storing a key looks like from here. */
+  const changeElsewhere = (key: string, value: string) => {
+    values.set(key, value);
+    listeners.forEach((listener) => listener({ key }));
+  };
+  return { storage: storage as unknown as vscode.SecretStorage, values, calls, changeElsewhere };
 }
 
 describe('secret store when the keyring is missing', () => {
@@ -47,6 +56,18 @@ describe('secret store when the keyring is missing', () => {
     await secrets.set('chat', '  fkc_stored  ');
     assert.deepEqual(await secrets.lookup('chat'), { key: 'fkc_stored', source: 'stored' });
     assert.equal(values.get('alphaAxo.chatApiKey'), 'fkc_stored');
+  });
+
+  it('asks SecretStorage once for consecutive requests, and again after a change from any window', async () => {
+    const { secrets, calls, changeElsewhere } = store('works');
+    await secrets.set('chat', 'fkc_one');
+    for (let i = 0; i < 5; i++) {
+      assert.equal(await secrets.get('chat'), 'fkc_one');
+    }
+    assert.equal(calls.filter((c) => c === 'get').length, 1);
+    changeElsewhere('alphaAxo.chatApiKey', 'fkc_two');
+    assert.equal(await secrets.get('chat'), 'fkc_two');
+    assert.equal(calls.filter((c) => c === 'get').length, 2);
   });
 
   for (const behaviour of ['throws', 'hangs'] as const) {
