@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { HttpClient } from '../../src/core/http';
+import { errorFromTransport } from '../../src/core/httpErrors';
 import type { Logger } from '../../src/core/logger';
 import type { ProxySettings } from '../../src/core/proxy';
 import type { CaSource } from '../../src/core/trust';
@@ -74,6 +75,24 @@ describe('company proxies', function () {
     assert.equal(e.message, `The proxy socks5://127.0.0.1:${port} refused the connection. Check "http.proxy".`);
   });
 
+  it('names the proxy, without its credentials, when its host is not found or does not answer', () => {
+    const proxy = 'http://bob:hunter2@proxy.corp.example:3128';
+    const target = new URL('https://api.example.com/v1/alpha');
+    const failure = (code: string) =>
+      errorFromTransport(Object.assign(new Error(code), { code }), target, 9000, 'chat', proxy);
+    assert.equal(
+      failure('ENOTFOUND').message,
+      'Cannot find the proxy http://proxy.corp.example:3128 (DNS lookup failed). Check "http.proxy".',
+    );
+    assert.equal(
+      failure('UND_ERR_CONNECT_TIMEOUT').message,
+      'Could not connect to the proxy http://proxy.corp.example:3128 within 9 s. Check "http.proxy".',
+    );
+    // Without a proxy the same codes are the server's.
+    const direct = errorFromTransport(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), target, 9000, 'chat');
+    assert.match(direct.message, /^The server at api\.example\.com refused the connection/);
+  });
+
   it('sends "http.proxyAuthorization" to an HTTP proxy, and never logs it', async () => {
     const proxy = await startRecordingProxy(PROXY_TOKEN);
     closers.push(() => proxy.close());
@@ -141,7 +160,10 @@ describe('company proxies', function () {
     const socks = await startSocksProxy();
     closers.push(() => socks.close());
     const system: CaSource = { defaults: () => tls.rootCertificates, system: () => [pki.caPem] };
-    const res = await get(client({ url: socks.url }, memoryLogger(), system), `${server.url}/`);
+    const res = await get(
+      client({ url: socks.url }, memoryLogger(), system),
+      `${server.url.replace('127.0.0.1', 'localhost')}/`,
+    );
     assert.equal(await res.text(), 'secure');
   });
 
