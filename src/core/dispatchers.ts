@@ -1,4 +1,5 @@
 import type { LookupFunction } from 'node:net';
+import * as tls from 'node:tls';
 import { Agent, ProxyAgent, Socks5ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import { ServiceError } from './errors';
 import { l10n } from './l10n';
@@ -37,13 +38,16 @@ export function proxyHost(proxyUrl: string): string {
  * both forms. SOCKS4 and unknown schemes are refused with a sentence naming the setting.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { proxyUrl, strictSSL, timeoutMs, ca } = options;
-  const tlsOptions = { rejectUnauthorized: strictSSL, ca, timeout: timeoutMs };
+  const { proxyUrl, strictSSL, timeoutMs } = options;
+  // Built once per pool: given a `ca` list, TLS would parse every certificate again for each new connection
+  // (tens of milliseconds for a few hundred roots).
+  const secureContext = options.ca ? tls.createSecureContext({ ca: options.ca }) : undefined;
+  const tlsOptions = { rejectUnauthorized: strictSSL, secureContext, timeout: timeoutMs };
   const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (!proxyUrl) {
     return new Agent({
       ...timeouts,
-      connect: { timeout: timeoutMs, rejectUnauthorized: strictSSL, ca, lookup: options.lookup },
+      connect: { timeout: timeoutMs, rejectUnauthorized: strictSSL, secureContext, lookup: options.lookup },
     });
   }
   const url = parseProxyUrl(proxyUrl);

@@ -80,9 +80,30 @@ describe('trusted certificate authorities', function () {
   });
 
   it('reads NODE_EXTRA_CA_CERTS into the default roots where the runtime does not list them', () => {
-    const defaults = nodeCaSource({ NODE_EXTRA_CA_CERTS: pki.caFile }).defaults();
+    const source = nodeCaSource({ env: { NODE_EXTRA_CA_CERTS: pki.caFile }, getCACertificates: null });
+    const defaults = source.defaults();
     assert.ok(defaults.some((pem) => pem.trim() === pki.caPem.trim()));
-    assert.ok(defaults.length > tls.rootCertificates.length);
+    assert.equal(defaults.length, tls.rootCertificates.length + 1);
+  });
+
+  it("reads Linux's system bundle where the runtime has no reader of the system store", () => {
+    const env = { SSL_CERT_FILE: pki.caFile };
+    const linux = nodeCaSource({ env, platform: 'linux', getCACertificates: null }).system();
+    assert.deepEqual(
+      linux.map((pem) => pem.trim()),
+      [pki.caPem.trim()],
+    );
+    assert.deepEqual(nodeCaSource({ env, platform: 'darwin', getCACertificates: null }).system(), []);
+    const fromRuntime = nodeCaSource({ env, platform: 'linux', getCACertificates: () => ['RUNTIME'] }).system();
+    assert.deepEqual(fromRuntime, ['RUNTIME']);
+  });
+
+  it("adds only what the system store has beyond Node's roots, however its PEM is wrapped", () => {
+    const rewrapped = tls.rootCertificates.map((pem) => pem.replace(/\n/g, '\r\n'));
+    const same = { defaults: () => tls.rootCertificates, system: () => rewrapped };
+    assert.equal(trustedCertificates(same, true), undefined);
+    const more = { defaults: () => tls.rootCertificates, system: () => [...rewrapped, pki.caPem] };
+    assert.equal(trustedCertificates(more, true)?.length, tls.rootCertificates.length + 1);
   });
 
   for (const [title, extraArgs] of [
