@@ -71,6 +71,8 @@ export class SecretStore implements vscode.Disposable {
    * VS Code's main process. Dropped when SecretStorage reports a change (from this window or another).
    */
   private readonly stored = new Map<KeyKind, string | undefined>();
+  /** Counts changes per kind, so a read that overlapped a change does not keep what it read. */
+  private readonly generation = new Map<KeyKind, number>();
   /** Reads that outlived the timeout and have not settled: while one hangs, the keyring is not waited for again. */
   private readonly hanging = new Set<KeyKind>();
   private readonly subscription: vscode.Disposable;
@@ -90,7 +92,7 @@ export class SecretStore implements vscode.Disposable {
     this.subscription = secrets.onDidChange((e) => {
       for (const kind of Object.keys(STORAGE_KEYS) as KeyKind[]) {
         if (e.key === STORAGE_KEYS[kind]) {
-          this.stored.delete(kind);
+          this.forget(kind);
           this.changes.fire(kind);
         }
       }
@@ -118,8 +120,13 @@ export class SecretStore implements vscode.Disposable {
 
   /** Stores a key (trimmed) in SecretStorage; throws a KeyringError when the keyring fails or does not answer. */
   async set(kind: KeyKind, value: string): Promise<void> {
-    this.stored.delete(kind);
-    await this.withTimeout('store', kind, () => this.secrets.store(STORAGE_KEYS[kind], value.trim()));
+    this.forget(kind);
+    try {
+      await this.withTimeout('store', kind, () => this.secrets.store(STORAGE_KEYS[kind], value.trim()));
+    } finally {
+      // Reads made while the write was under way may have seen the old value.
+      this.forget(kind);
+    }
     if (this.session.delete(kind)) {
       this.changes.fire(kind);
     }
@@ -136,8 +143,12 @@ export class SecretStore implements vscode.Disposable {
     if (this.session.delete(kind)) {
       this.changes.fire(kind);
     }
-    this.stored.delete(kind);
-    await this.withTimeout('delete', kind, () => this.secrets.delete(STORAGE_KEYS[kind]));
+    this.forget(kind);
+    try {
+      await this.withTimeout('delete', kind, () => this.secrets.delete(STORAGE_KEYS[kind]));
+    } finally {
+      this.forget(kind);
+    }
   }
 
   /** Whether a key of this kind is at hand without the keyring: kept for this session, or in the environment. */
@@ -156,6 +167,12 @@ export class SecretStore implements vscode.Disposable {
     this.failures.dispose();
   }
 
+  /** Drops what SecretStorage last answered for a kind, and any read still on its way. */
+  private forget(kind: KeyKind): void {
+    this.stored.delete(kind);
+    this.generation.set(kind, (this.generation.get(kind) ?? 0) + 1);
+  }
+
   private async readStored(kind: KeyKind): Promise<string | undefined> {
     if (this.stored.has(kind)) {
       return this.stored.get(kind);
@@ -163,9 +180,12 @@ export class SecretStore implements vscode.Disposable {
     if (this.hanging.has(kind)) {
       return undefined;
     }
+    const generation = this.generation.get(kind) ?? 0;
     try {
       const value = await this.withTimeout('read', kind, () => this.secrets.get(STORAGE_KEYS[kind]));
-      this.stored.set(kind, value);
+      if ((this.generation.get(kind) ?? 0) === generation) {
+        this.stored.set(kind, value);
+      }
       return value;
     } catch (error) {
       if (error instanceof KeyringError) {

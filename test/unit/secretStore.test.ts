@@ -70,6 +70,20 @@ describe('secret store when the keyring is missing', () => {
     assert.equal(calls.filter((c) => c === 'get').length, 2);
   });
 
+  it('never keeps a value read while a new key was being stored', async () => {
+    const { secrets, storage, values } = store('works');
+    values.set('alphaAxo.chatApiKey', 'fkc_old');
+    const slowStore = storage.store.bind(storage);
+    let release = () => undefined as void;
+    storage.store = (key: string, value: string) =>
+      new Promise<void>((resolve) => (release = () => void slowStore(key, value).then(resolve)));
+    const writing = secrets.set('chat', 'fkc_new');
+    assert.equal(await secrets.get('chat'), 'fkc_old', 'the old key is still the stored one');
+    release();
+    await writing;
+    assert.equal(await secrets.get('chat'), 'fkc_new');
+  });
+
   for (const behaviour of ['throws', 'hangs'] as const) {
     const problem = behaviour === 'throws' ? 'unavailable' : 'timeout';
 
