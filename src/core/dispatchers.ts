@@ -3,6 +3,7 @@ import * as tls from 'node:tls';
 import { Agent, ProxyAgent, Socks5ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import { ServiceError } from './errors';
 import { l10n } from './l10n';
+import { socks4Connector } from './socks4';
 
 /** What one connection pool is built from: everything that changes how a socket is opened. */
 export interface DispatcherOptions {
@@ -35,7 +36,8 @@ export function proxyHost(proxyUrl: string): string {
 /**
  * Builds the connection pool for one proxy and TLS configuration. HTTP(S) proxies tunnel with CONNECT; SOCKS5
  * proxies (`socks5://`, `socks5h://`, `socks://`) are asked to connect by host name, so the proxy resolves it in
- * both forms. SOCKS4 and unknown schemes are refused with a sentence naming the setting.
+ * both forms; SOCKS4 gets an IPv4 address resolved here, SOCKS4a the name. Other schemes are refused with a
+ * sentence naming the setting.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { proxyUrl, strictSSL, timeoutMs } = options;
@@ -70,15 +72,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       requestTls: tlsOptions,
     } as Socks5ProxyAgent.Options);
   }
-  const where = proxyHost(proxyUrl);
-  const message = url.protocol.startsWith('socks')
-    ? l10n.t(
-        'The proxy {0} speaks {1}, which is not supported: set "http.proxy" to a socks5:// or http:// proxy.',
-        where,
-        url.protocol.replace(':', '').toUpperCase(),
-      )
-    : l10n.t('The proxy {0} in "http.proxy" is not an http://, https:// or socks5:// proxy.', where);
-  throw new ServiceError('network', message);
+  if (url.protocol === 'socks4:' || url.protocol === 'socks4a:') {
+    const socksTls = { rejectUnauthorized: strictSSL, secureContext };
+    return new Agent({ ...timeouts, connect: socks4Connector({ proxy: url, timeoutMs, tls: socksTls }) });
+  }
+  throw new ServiceError(
+    'network',
+    l10n.t(
+      'The proxy {0} in "http.proxy" is not an http://, https://, socks5:// or socks4:// proxy.',
+      proxyHost(proxyUrl),
+    ),
+  );
 }
 
 function parseProxyUrl(proxyUrl: string): URL {

@@ -201,7 +201,7 @@ export function errorFromTransport(
   }
   const code = transportCode(error);
   const where = url.host;
-  if (proxy && code && (CONNECT_CODES.has(code) || code.startsWith('UND_ERR_SOCKS5'))) {
+  if (proxy && code && (CONNECT_CODES.has(code) || code.startsWith('UND_ERR_SOCKS'))) {
     return proxyFailure(error, code, proxy, where, timeoutMs, keyKind);
   }
   if (code && UNTRUSTED_CA_CODES.has(code)) {

@@ -167,16 +167,53 @@ describe('company proxies', function () {
     assert.equal(await res.text(), 'secure');
   });
 
-  for (const scheme of ['socks4', 'socks4a']) {
-    it(`refuses a ${scheme}:// proxy with a sentence naming the setting, never "Invalid URL protocol"`, async () => {
-      const e = await expectServiceError(get(client({ url: `${scheme}://127.0.0.1:1080` })));
-      assert.equal(
-        e.message,
-        `The proxy ${scheme}://127.0.0.1:1080 speaks ${scheme.toUpperCase()}, which is not supported: ` +
-          'set "http.proxy" to a socks5:// or http:// proxy.',
-      );
-    });
-  }
+  it('tunnels through a socks4:// proxy, resolving names itself, and a socks4a:// proxy, which resolves them', async () => {
+    const socks = await startSocksProxy();
+    closers.push(() => socks.close());
+    const socks4 = client({ url: socks.url.replace('socks5://', 'socks4://carol@') });
+    for (let i = 0; i < 2; i++) {
+      assert.equal(await (await get(socks4)).text(), `hello Bearer ${KEY}`);
+    }
+    assert.equal(await (await get(socks4, `http://localhost:${target.port}/`)).text(), `hello Bearer ${KEY}`);
+    const socks4a = client({ url: socks.url.replace('socks5://', 'socks4a://') });
+    assert.equal(await (await get(socks4a, `http://localhost:${target.port}/`)).text(), `hello Bearer ${KEY}`);
+    // One kept-alive tunnel per pool; SOCKS4 is given the address, SOCKS4a the name.
+    assert.deepEqual(socks.targets, [
+      `127.0.0.1:${target.port}`,
+      `127.0.0.1:${target.port}`,
+      `localhost:${target.port}`,
+    ]);
+    assert.deepEqual(socks.users, ['carol', 'carol']);
+  });
+
+  it('reaches an HTTPS server through a SOCKS4 proxy, and says when the proxy cannot reach the target', async () => {
+    const pki = makeTestPki();
+    closers.push(() => pki.remove());
+    const server = await startHttpsServer(pki, (_req, res) => res.writeHead(200).end('secure'));
+    closers.push(() => server.close());
+    const socks = await startSocksProxy();
+    closers.push(() => socks.close());
+    const system: CaSource = { defaults: () => tls.rootCertificates, system: () => [pki.caPem] };
+    const c = client({ url: socks.url.replace('socks5://', 'socks4a://') }, memoryLogger(), system);
+    assert.equal(await (await get(c, `${server.url.replace('127.0.0.1', 'localhost')}/`)).text(), 'secure');
+    const port = await closedPort();
+    const e = await expectServiceError(get(c, `http://127.0.0.1:${port}/`));
+    assert.match(e.message, /^The SOCKS proxy socks4a:\/\/127\.0\.0\.1:\d+ could not connect to 127\.0\.0\.1:\d+/);
+  });
+
+  it('reports an unreachable SOCKS4 proxy as the proxy failing', async () => {
+    const port = await closedPort();
+    const e = await expectServiceError(get(client({ url: `socks4://127.0.0.1:${port}` })));
+    assert.equal(e.message, `The proxy socks4://127.0.0.1:${port} refused the connection. Check "http.proxy".`);
+  });
+
+  it('refuses a proxy of another kind with a sentence naming the setting, never "Invalid URL protocol"', async () => {
+    const e = await expectServiceError(get(client({ url: 'ftp://127.0.0.1:2121' })));
+    assert.equal(
+      e.message,
+      'The proxy ftp://127.0.0.1:2121 in "http.proxy" is not an http://, https://, socks5:// or socks4:// proxy.',
+    );
+  });
 
   it('reads a proxy written without a scheme as an HTTP proxy', async () => {
     const proxy = await startRecordingProxy();
