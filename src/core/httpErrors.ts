@@ -204,8 +204,9 @@ export function errorFromTransport(
   if (proxy && code && (CONNECT_CODES.has(code) || code.startsWith('UND_ERR_SOCKS'))) {
     return proxyFailure(error, code, proxy, where, timeoutMs, keyKind);
   }
-  if (code && UNTRUSTED_CA_CODES.has(code)) {
-    return new ServiceError('tls', untrustedMessage(where, code), { cause: error, keyKind });
+  const tlsMessage = code ? certificateMessage(code, where) : undefined;
+  if (tlsMessage) {
+    return new ServiceError('tls', tlsMessage, { cause: error, keyKind });
   }
   const proxyStatus = /Proxy response \((\d{3})\)/.exec(messageOf(error))?.[1];
   if (proxyStatus) {
@@ -248,31 +249,29 @@ export function errorFromTransport(
     case 'EPIPE':
       return new ServiceError('network', l10n.t('The connection to {0} was closed unexpectedly.', where), opts);
     default:
-      if (code === 'CERT_HAS_EXPIRED') {
-        return new ServiceError('tls', l10n.t('The certificate of {0} has expired ({1}).', where, code), opts);
-      }
-      if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-        const sentence = l10n.t(
-          'The certificate of {0} is for another host name ({1}). Check "alphaAxo.baseUrl".',
-          where,
-          code,
-        );
-        return new ServiceError('tls', sentence, opts);
-      }
-      if (code && (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))) {
-        return new ServiceError('tls', l10n.t('The secure connection to {0} failed ({1}).', where, code), opts);
-      }
       return new ServiceError('network', l10n.t('Could not reach {0}: {1}.', where, messageOf(error)), opts);
   }
 }
 
-/** One sentence for a certificate from an untrusted authority: what is wrong and the two ways to trust it. */
-function untrustedMessage(where: string, code: string): string {
-  return l10n.t(
-    'The certificate of {0} is not trusted ({1}): if your company uses its own certificate authority, turn on "http.systemCertificates" with it in the system store, or point NODE_EXTRA_CA_CERTS at its PEM file and restart VS Code.',
-    where,
-    code,
-  );
+/** The sentence for a TLS failure: what is wrong with the certificate and, for an unknown CA, how to trust it. */
+function certificateMessage(code: string, where: string): string | undefined {
+  if (UNTRUSTED_CA_CODES.has(code)) {
+    return l10n.t(
+      'The certificate of {0} is not trusted ({1}): if your company uses its own certificate authority, turn on "http.systemCertificates" with it in the system store, or point NODE_EXTRA_CA_CERTS at its PEM file and restart VS Code.',
+      where,
+      code,
+    );
+  }
+  if (code === 'CERT_HAS_EXPIRED') {
+    return l10n.t('The certificate of {0} has expired ({1}).', where, code);
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return l10n.t('The certificate of {0} is for another host name ({1}). Check "alphaAxo.baseUrl".', where, code);
+  }
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')) {
+    return l10n.t('The secure connection to {0} failed ({1}).', where, code);
+  }
+  return undefined;
 }
 
 function proxyFailure(
