@@ -25,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = new HostLogger(scrubber);
   const secrets = new SecretStore(context.secrets);
   const settings = new Settings();
-  const http = new HttpClient(() => settings.http, log, scrubber);
+  const http = new HttpClient(() => settings.http, log, { scrubber });
   const serviceContext = {
     http,
     baseUrl: () => settings.baseUrl,

@@ -1,17 +1,21 @@
 import type { LookupFunction } from 'node:net';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { createDispatcher, proxyHost } from './dispatchers';
 import { ServiceError, isAbortError, type KeyKind } from './errors';
 import { errorFromResponse, errorFromTransport } from './httpErrors';
 import type { Logger } from './logger';
 import { proxyFor, type ProxySettings } from './proxy';
 import { l10n } from './l10n';
 import { SecretScrubber } from './secretScrubber';
+import { nodeCaSource, trustedCertificates, type CaSource } from './trust';
 
 /** Network settings, read fresh for every request. */
 export interface HttpSettings {
   /** Applies to connecting, to the first byte of the response, and to every gap between chunks. */
   timeoutMs: number;
   proxy: ProxySettings;
+  /** Trust the operating system's certificate store too (`http.systemCertificates`, on unless false). */
+  systemCertificates?: boolean;
   /** Host name resolution; the system resolver when absent (tests put a resolver of their own here). */
   lookup?: LookupFunction;
 }
@@ -45,16 +49,28 @@ const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 export class HttpClient {
   private dispatchers = new Map<string, Dispatcher>();
   private readonly reachability = new Set<(reachable: boolean) => void>();
+  /** Response bodies not yet handed back to their pool: until one event-loop turn after they close. */
+  private readonly unreleased = new Set<Dispatcher.ResponseData['body']>();
+
+  private readonly caSource: CaSource;
+  /**
+   * The session's keys: every key sent is added to it, and every text the service sends back passes through it
+   * (error bodies fully, content bodies for the keys only).
+   */
+  readonly scrubber: SecretScrubber;
 
   /**
-   * @param scrubber the session's keys: every key sent is added to it, and every text the service sends back
-   *   passes through it (error bodies fully, content bodies for the keys only).
+   * `caSource` is where trusted CAs come from: the runtime's stores unless a test gives its own. `scrubber` holds the
+   * session's keys (a fresh one when absent).
    */
   constructor(
     private readonly getSettings: () => HttpSettings,
     private readonly log: Logger,
-    readonly scrubber: SecretScrubber = new SecretScrubber(),
-  ) {}
+    options: { caSource?: CaSource; scrubber?: SecretScrubber } = {},
+  ) {
+    this.caSource = options.caSource ?? nodeCaSource();
+    this.scrubber = options.scrubber ?? new SecretScrubber();
+  }
 
   /**
    * Calls `listener` after every request: true when the service answered (any status), false when it could not
@@ -113,6 +129,8 @@ export class HttpClient {
         headers: { accept: options.accept },
         signal: options.signal,
         dispatcher: this.dispatcherFor(current, settings),
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
       });
       const location = headerOf(res.headers, 'location');
       if (res.statusCode >= 300 && res.statusCode < 400 && location) {
@@ -168,6 +186,7 @@ export class HttpClient {
     const started = Date.now();
     const what = `${hop.method} ${pathOf(hop.url)} (Authorization: ${hop.sendKey ? 'Bearer ***' : 'not sent'})`;
     try {
+      await this.untilReleased();
       req.signal?.throwIfAborted();
       const res = await request(hop.url, {
         method: hop.method,
@@ -175,9 +194,13 @@ export class HttpClient {
         body: hop.body,
         signal: req.signal,
         dispatcher: this.dispatcherFor(hop.url, settings),
+        // Per request too: a SOCKS5 agent builds its pools without the agent's own timeouts.
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
       });
       this.log.info(`${what} → ${res.statusCode} in ${Date.now() - started} ms`);
       this.reachability.forEach((listener) => listener(true));
+      this.trackRelease(res.body);
       return Object.assign(res, { started });
     } catch (error) {
       // undici reports some failures (a proxy refusing the tunnel) as aborts too: only our signal means cancelled.
@@ -185,10 +208,31 @@ export class HttpClient {
         this.log.info(`${what} cancelled after ${Date.now() - started} ms`);
         throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error, keyKind: req.keyKind });
       }
-      const mapped = errorFromTransport(error, hop.url, settings.timeoutMs, req.keyKind);
+      const proxy = proxyFor(hop.url, settings.proxy);
+      const mapped = errorFromTransport(error, hop.url, settings.timeoutMs, req.keyKind, proxy);
       this.log.warn(`${what} failed after ${Date.now() - started} ms: ${mapped.message}`);
       this.reachability.forEach((listener) => listener(false));
       throw mapped;
+    }
+  }
+
+  /**
+   * undici hands a kept-alive socket back to its pool one event-loop turn after the response ended (so a server
+   * that closes it anyway is noticed first). A request sent within that turn would find the socket busy and open
+   * a second one; so a request waits for that turn when a body has just ended or been closed by its reader, and
+   * consecutive requests share one connection.
+   */
+  private trackRelease(body: Dispatcher.ResponseData['body']): void {
+    this.unreleased.add(body);
+    body.once('close', () => setImmediate(() => this.unreleased.delete(body)));
+  }
+
+  private async untilReleased(): Promise<void> {
+    for (const body of this.unreleased) {
+      if (body.destroyed || body.readableEnded) {
+        await new Promise((resolve) => setImmediate(resolve));
+        return;
+      }
     }
   }
 
@@ -206,25 +250,31 @@ export class HttpClient {
 
   private dispatcherFor(url: URL, settings: HttpSettings): Dispatcher {
     const proxyUrl = proxyFor(url, settings.proxy);
-    const cacheKey = JSON.stringify([proxyUrl ?? '', settings.proxy.strictSSL, settings.timeoutMs]);
+    const systemCertificates = settings.systemCertificates !== false;
+    const proxyAuthorization = proxyUrl ? settings.proxy.authorization?.trim() || undefined : undefined;
+    // One pool per proxy and TLS configuration (not per request), so keep-alive connections are reused.
+    const cacheKey = JSON.stringify([
+      proxyUrl ?? '',
+      proxyAuthorization ?? '',
+      settings.proxy.strictSSL,
+      settings.timeoutMs,
+      systemCertificates,
+    ]);
     let dispatcher = this.dispatchers.get(cacheKey);
     if (!dispatcher) {
-      const timeouts = {
-        headersTimeout: settings.timeoutMs,
-        bodyTimeout: settings.timeoutMs,
-        connect: { timeout: settings.timeoutMs },
-      };
-      dispatcher = proxyUrl
-        ? new ProxyAgent({
-            uri: proxyUrl,
-            ...timeouts,
-            requestTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
-            proxyTls: { rejectUnauthorized: settings.proxy.strictSSL, timeout: settings.timeoutMs },
-          })
-        : new Agent({
-            ...timeouts,
-            connect: { ...timeouts.connect, rejectUnauthorized: settings.proxy.strictSSL, lookup: settings.lookup },
-          });
+      const ca = trustedCertificates(this.caSource, systemCertificates);
+      dispatcher = createDispatcher({
+        proxyUrl,
+        proxyAuthorization,
+        strictSSL: settings.proxy.strictSSL,
+        timeoutMs: settings.timeoutMs,
+        ca,
+        lookup: settings.lookup,
+      });
+      // Never the proxy's credentials or its authorization: only where connections go and what they trust.
+      const route = proxyUrl ? `through the proxy ${proxyHost(proxyUrl)}` : 'direct';
+      const trust = ca ? `Node's and the system's ${ca.length} CAs` : "Node's CAs";
+      this.log.info(`New connection pool: ${route}, trusting ${trust}.`);
       this.dispatchers.set(cacheKey, dispatcher);
     }
     return dispatcher;

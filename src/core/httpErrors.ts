@@ -1,4 +1,5 @@
 import { ServiceError, keyLabel, type KeyKind } from './errors';
+import { proxyHost } from './dispatchers';
 import { l10n } from './l10n';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -182,13 +183,42 @@ const TLS_CODES = new Set([
   'EPROTO',
 ]);
 
-/** Maps a transport failure (DNS, refused, TLS, timeouts, a dropped socket) to a ServiceError. */
-export function errorFromTransport(error: unknown, url: URL, timeoutMs: number, keyKind: KeyKind): ServiceError {
+/** Codes for a certificate signed by an authority this machine's Node does not trust (a company's own CA). */
+const UNTRUSTED_CA_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+/** Failures to open a socket at all: with a proxy in use, that socket is the proxy's. */
+const CONNECT_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+
+/**
+ * Maps a transport failure (DNS, refused, TLS, timeouts, a dropped socket) to a ServiceError. `proxy` is the
+ * proxy the request went through, if any: failing to reach it is reported as the proxy's failure.
+ */
+export function errorFromTransport(
+  error: unknown,
+  url: URL,
+  timeoutMs: number,
+  keyKind: KeyKind,
+  proxy?: string,
+): ServiceError {
   if (error instanceof ServiceError) {
     return error;
   }
   const code = transportCode(error);
   const where = url.host;
+  if (proxy && code && (CONNECT_CODES.has(code) || code.startsWith('UND_ERR_SOCKS'))) {
+    return proxyFailure(error, code, proxy, where, timeoutMs, keyKind);
+  }
+  const tlsMessage = code ? certificateMessage(code, where) : undefined;
+  if (tlsMessage) {
+    return new ServiceError('tls', tlsMessage, { cause: error, keyKind });
+  }
   const proxyStatus = /Proxy response \((\d{3})\)/.exec(messageOf(error))?.[1];
   if (proxyStatus) {
     const message =
@@ -230,10 +260,79 @@ export function errorFromTransport(error: unknown, url: URL, timeoutMs: number, 
     case 'EPIPE':
       return new ServiceError('network', l10n.t('The connection to {0} was closed unexpectedly.', where), opts);
     default:
-      if (code && (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))) {
-        return new ServiceError('tls', l10n.t('The secure connection to {0} failed ({1}).', where, code), opts);
-      }
       return new ServiceError('network', l10n.t('Could not reach {0}: {1}.', where, messageOf(error)), opts);
+  }
+}
+
+/** The sentence for a TLS failure: what is wrong with the certificate and, for an unknown CA, how to trust it. */
+function certificateMessage(code: string, where: string): string | undefined {
+  if (UNTRUSTED_CA_CODES.has(code)) {
+    return l10n.t(
+      'The certificate of {0} is not trusted ({1}): if your company uses its own certificate authority, turn on "http.systemCertificates" with it in the system store, or point NODE_EXTRA_CA_CERTS at its PEM file and restart VS Code.',
+      where,
+      code,
+    );
+  }
+  if (code === 'CERT_HAS_EXPIRED') {
+    return l10n.t('The certificate of {0} has expired ({1}).', where, code);
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return l10n.t('The certificate of {0} is for another host name ({1}). Check "alphaAxo.baseUrl".', where, code);
+  }
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')) {
+    return l10n.t('The secure connection to {0} failed ({1}).', where, code);
+  }
+  return undefined;
+}
+
+function proxyFailure(
+  error: unknown,
+  code: string,
+  proxy: string,
+  where: string,
+  timeoutMs: number,
+  keyKind: KeyKind,
+): ServiceError {
+  const host = proxyHost(proxy);
+  const opts = { cause: error, keyKind };
+  switch (code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ServiceError(
+        'network',
+        l10n.t('Cannot find the proxy {0} (DNS lookup failed). Check "http.proxy".', host),
+        opts,
+      );
+    case 'ECONNREFUSED':
+    case 'EHOSTUNREACH':
+      return new ServiceError(
+        'network',
+        l10n.t('The proxy {0} refused the connection. Check "http.proxy".', host),
+        opts,
+      );
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new ServiceError(
+        'timeout',
+        l10n.t(
+          'Could not connect to the proxy {0} within {1} s. Check "http.proxy".',
+          host,
+          Math.round(timeoutMs / 1000),
+        ),
+        opts,
+      );
+    case 'UND_ERR_SOCKS5_AUTH_REJECTED':
+    case 'UND_ERR_SOCKS5_AUTH_FAILED':
+      return new ServiceError(
+        'network',
+        l10n.t('The SOCKS proxy {0} refused the credentials. Check "http.proxy" and "http.proxyAuthorization".', host),
+        opts,
+      );
+    default:
+      return new ServiceError(
+        'network',
+        l10n.t('The SOCKS proxy {0} could not connect to {1} ({2}).', host, where, messageOf(error)),
+        opts,
+      );
   }
 }
 

@@ -1,7 +1,9 @@
 /** Proxy settings, merged by the host from VS Code's `http.*` settings and the environment. */
 export interface ProxySettings {
-  /** `http://[user:pass@]host:port`; empty for none. */
+  /** `http://`, `https://`, `socks5://` or `socks5h://` `[user:pass@]host:port`; empty for none. */
   url?: string;
+  /** `http.proxyAuthorization`: sent as the Proxy-Authorization header to the proxy; never logged. */
+  authorization?: string;
   /** Verify TLS certificates (`http.proxyStrictSSL`). */
   strictSSL: boolean;
   /** Hosts that bypass the proxy: `example.com`, `.example.com`, `*.example.com`, `host:port`, `*`. */

@@ -41,15 +41,22 @@ export class Settings {
     const env = this.env;
     const fromSettings = http.get<string>('proxy')?.trim();
     const fromEnv = env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy;
+    const authorization = http.get<string | null>('proxyAuthorization');
     return {
       url: fromSettings || fromEnv?.trim() || undefined,
+      authorization: typeof authorization === 'string' && authorization.trim() ? authorization.trim() : undefined,
       strictSSL: http.get<boolean>('proxyStrictSSL', true),
       noProxy: [...(http.get<string[]>('noProxy') ?? []), ...parseNoProxy(env.NO_PROXY ?? env.no_proxy)],
     };
   }
 
+  /** VS Code's `http.systemCertificates`: trust the operating system's certificate store (on by default). */
+  get systemCertificates(): boolean {
+    return vscode.workspace.getConfiguration('http').get<boolean>('systemCertificates', true) !== false;
+  }
+
   get http(): HttpSettings {
-    return { timeoutMs: this.timeoutMs, proxy: this.proxy };
+    return { timeoutMs: this.timeoutMs, proxy: this.proxy, systemCertificates: this.systemCertificates };
   }
 
   /** Writes the chat model to the user settings. */

@@ -22,6 +22,8 @@ export interface RecordedRequest {
   completed: boolean;
   startedAt: number;
   endedAt?: number;
+  /** `performance.now()` in the fake's process when the request's headers arrived (benches time against it). */
+  arrivedAt: number;
 }
 
 /** The request body as read. */

@@ -65,6 +65,8 @@ export interface FakeService {
   otherOriginUrl: string;
   /** Requests the second listener received (it always answers 401). */
   otherOriginRequests: OtherOriginRequest[];
+  /** TCP connections the main listener has accepted since it started (keep-alive reuse shows as fewer). */
+  readonly connections: number;
   /** Queues a fault for the next `times` (default 1) requests whose path starts with `path` (default: any). */
   setFault(fault: string, opts?: { path?: string; times?: number }): void;
   /** Clears queued faults and recorded requests (both listeners). */
@@ -111,6 +113,7 @@ class FakeServiceImpl implements FakeService {
   private waiters: Waiter[] = [];
   private nextId = 1;
   private readonly tokenDelayMs: number;
+  connections = 0;
   readonly main = http.createServer((req, res) => this.onRequest(req, res));
   readonly other = http.createServer((req, res) => this.onOtherOrigin(req, res));
 
@@ -120,6 +123,7 @@ class FakeServiceImpl implements FakeService {
     tokenDelayMs: number,
   ) {
     this.tokenDelayMs = tokenDelayMs;
+    this.main.on('connection', () => this.connections++);
   }
 
   setFault(fault: string, opts?: { path?: string; times?: number }): void {
@@ -206,6 +210,7 @@ class FakeServiceImpl implements FakeService {
       aborted: false,
       completed: false,
       startedAt: Date.now(),
+      arrivedAt: performance.now(),
     };
     this.requests.push(record);
     this.notify();

@@ -31,7 +31,7 @@ describe('keys the service echoes back (fault echo-key)', function () {
     const push = (line: string) => void lines.push(line);
     const log: Logger = { trace: push, debug: push, info: push, warn: push, error: push };
     const scrubber = new SecretScrubber();
-    http = new HttpClient(() => ({ timeoutMs: 5000, proxy: { strictSSL: true, noProxy: [] } }), log, scrubber);
+    http = new HttpClient(() => ({ timeoutMs: 5000, proxy: { strictSSL: true, noProxy: [] } }), log, { scrubber });
     const ctx = { http, baseUrl: () => fake.url, keys: async (kind: KeyKind) => keys[kind], log };
     return {
       alpha: new AlphaClient(ctx, () => 5000),

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { describeError, keyLabel, type KeyKind } from '../../core/errors';
-import { SecretStore } from '../../host/secretStore';
+import { KeyringError, SecretStore } from '../../host/secretStore';
 import type { Services } from '../../host/services';
 import { testConnection } from './connectionTest';
+import { offerSessionKey, registerKeyringNotice } from './keyringNotice';
 import { registerWalkthrough } from './walkthrough';
 
 /** Registers the key commands, the connection test and the log command. */
@@ -15,19 +16,34 @@ export function registerKeys(services: Services): void {
     vscode.commands.registerCommand('alphaAxo.testConnection', () => testConnection(services)),
     vscode.commands.registerCommand('alphaAxo.showLogs', () => log.channel.show()),
     secrets.onDidChange(() => void refreshRedaction(services)),
+    registerKeyringNotice(services, (kind) => promptForKey(services, kind, { sessionOnly: true })),
   );
   void refreshRedaction(services);
   registerWalkthrough(services);
 }
 
-/** Asks for a key in a password input box; trimmed, empty refused. Returns true when one was stored. */
-export async function promptForKey(services: Services, kind: KeyKind): Promise<boolean> {
+/**
+ * Asks for a key in a password input box; trimmed, empty refused. Stores it in SecretStorage, or with
+ * `sessionOnly` (or when the keyring fails and the user chooses so) keeps it in memory for this session.
+ * Returns true when a key was kept.
+ */
+export async function promptForKey(
+  services: Services,
+  kind: KeyKind,
+  options: { sessionOnly?: boolean } = {},
+): Promise<boolean> {
   const other: KeyKind = kind === 'chat' ? 'encyclopedia' : 'chat';
-  const otherKey = await services.secrets.get(other);
+  // Not awaited: a keyring that hangs must not hold the input box back; the check uses it once it is known.
+  let otherKey: string | undefined;
+  void services.secrets.get(other).then((key) => (otherKey = key));
   const value = await vscode.window.showInputBox({
     title: kind === 'chat' ? vscode.l10n.t('ALPHA: Chat API Key') : vscode.l10n.t('AXO: Encyclopedia API Key'),
-    prompt:
-      kind === 'chat'
+    prompt: options.sessionOnly
+      ? vscode.l10n.t(
+          'Paste your {0}. It is kept in memory for this session only, never written anywhere.',
+          keyLabel(kind),
+        )
+      : kind === 'chat'
         ? vscode.l10n.t("Paste your chat API key (billed per token). It is kept in VS Code's secret storage only.")
         : vscode.l10n.t("Paste your encyclopedia API key (free). It is kept in VS Code's secret storage only."),
     placeHolder:
@@ -53,7 +69,29 @@ export async function promptForKey(services: Services, kind: KeyKind): Promise<b
   if (value === undefined || !value.trim()) {
     return false;
   }
-  await services.secrets.set(kind, value);
+  return keepKey(services, kind, value, options.sessionOnly === true);
+}
+
+/** Stores a typed key, or keeps it for the session; a keyring failure offers the ways on, never loses the key. */
+async function keepKey(services: Services, kind: KeyKind, value: string, sessionOnly: boolean): Promise<boolean> {
+  if (sessionOnly) {
+    services.secrets.setSession(kind, value);
+    await refreshRedaction(services);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Your {0} is kept for this session only; it is not written anywhere.', keyLabel(kind)),
+    );
+    return true;
+  }
+  try {
+    await services.secrets.set(kind, value);
+  } catch (error) {
+    if (error instanceof KeyringError) {
+      const kept = await offerSessionKey(services, kind, value, error);
+      await refreshRedaction(services);
+      return kept;
+    }
+    throw error;
+  }
   await refreshRedaction(services);
   services.log.info(`The ${keyLabel(kind)} was set.`);
   void vscode.window.showInformationMessage(
@@ -78,7 +116,11 @@ async function clearKeys(services: Services): Promise<void> {
     services.log.info('Both API keys were removed.');
     void vscode.window.showInformationMessage(vscode.l10n.t('Both API keys were removed.'));
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not remove the keys: {0}', describeError(error)));
+    const why =
+      error instanceof KeyringError
+        ? vscode.l10n.t("VS Code's secret storage is not available or did not answer.")
+        : describeError(error);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not remove the keys: {0}', why));
   }
 }
 

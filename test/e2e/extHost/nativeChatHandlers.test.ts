@@ -64,7 +64,7 @@ describe('the @alpha and @axo handlers, called with a request', () => {
   const scrubber = new SecretScrubber();
   const log = new HostLogger(scrubber, 'ALPHA & AXO (handler tests)');
   const settings = new Settings();
-  const http = new HttpClient(() => settings.http, log, scrubber);
+  const http = new HttpClient(() => settings.http, log, { scrubber });
   let alpha: AlphaParticipant;
   let axo: AxoParticipant;
 
