@@ -3,6 +3,7 @@ import Module from 'node:module';
 import type * as vscode from 'vscode';
 import type { KeyKind } from '../../src/core/errors';
 import { SecretStore } from '../../src/host/secretStore';
+import { SecretScrubber } from '../../src/core/secretScrubber';
 import type { Services } from '../../src/host/services';
 
 // The key commands run in plain Node here, with a stand-in for the few `vscode` calls they make: what each
@@ -90,7 +91,7 @@ describe('keys when the keyring is missing, as the user sees it', () => {
       warn: (m: string) => logged.push(m),
       setSecrets: () => undefined,
     };
-    return { secrets, log, logged } as unknown as Services & { logged: string[] };
+    return { secrets, log, logged, scrubber: new SecretScrubber() } as unknown as Services & { logged: string[] };
   }
 
   it('says in one sentence why a typed key could not be stored, and keeps it for the session when asked', async () => {

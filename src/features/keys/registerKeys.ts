@@ -74,6 +74,8 @@ export async function promptForKey(
 
 /** Stores a typed key, or keeps it for the session; a keyring failure offers the ways on, never loses the key. */
 async function keepKey(services: Services, kind: KeyKind, value: string, sessionOnly: boolean): Promise<boolean> {
+  // A typed key is the user's secret whether or not it can be stored.
+  services.scrubber.add(value);
   if (sessionOnly) {
     services.secrets.setSession(kind, value);
     await refreshRedaction(services);
@@ -131,6 +133,9 @@ async function clearKeys(services: Services): Promise<void> {
  */
 async function refreshRedaction(services: Services): Promise<void> {
   const { secrets, scrubber } = services;
-  scrubber.add(await secrets.get('chat'), await secrets.get('encyclopedia'));
   scrubber.add(process.env[SecretStore.envVar('chat')], process.env[SecretStore.envVar('encyclopedia')]);
+  for (const kind of ['chat', 'encyclopedia'] as const) {
+    // A keyring that fails was reported where it failed; the keys known so far stay registered.
+    scrubber.add(await secrets.get(kind).catch(() => undefined));
+  }
 }
