@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { ServiceError, isAbortError, type KeyKind } from './errors';
+import { checkFetchTarget, guardedLookup, type FetchGuard } from './fetchGuard';
 import { errorFromResponse, errorFromTransport } from './httpErrors';
 import type { Logger } from './logger';
 import { proxyFor, type ProxySettings } from './proxy';
@@ -93,20 +94,24 @@ export class HttpClient {
 
   /**
    * GETs a public resource (an image the user asked to see): no key, same proxy and timeouts, redirects followed,
-   * at most `maxBytes`. Returns the content type and the bytes.
+   * at most `maxBytes`. Every hop must pass the fetch guard: http(s), and no loopback, private or link-local
+   * address unless it is `allowedOrigin` (checked before the hop, and again by the resolver of a direct
+   * connection). Returns the content type and the bytes.
    */
   async fetchPublic(
     url: URL,
-    options: { accept: string; maxBytes: number; signal?: AbortSignal },
+    options: { accept: string; maxBytes: number; signal?: AbortSignal } & FetchGuard,
   ): Promise<{ contentType: string; bytes: Buffer }> {
     const settings = this.getSettings();
+    const guard: FetchGuard = { allowedOrigin: options.allowedOrigin };
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      await checkFetchTarget(current, guard, settings.lookup);
       const res = await request(current, {
         method: 'GET',
         headers: { accept: options.accept },
         signal: options.signal,
-        dispatcher: this.dispatcherFor(current, settings),
+        dispatcher: this.dispatcherFor(current, settings, guard),
       });
       const location = headerOf(res.headers, 'location');
       if (res.statusCode >= 300 && res.statusCode < 400 && location) {
@@ -195,9 +200,12 @@ export class HttpClient {
     throw error;
   }
 
-  private dispatcherFor(url: URL, settings: HttpSettings): Dispatcher {
+  /** The connection pool for a URL; with a guard, a direct connection resolves names through the guard. */
+  private dispatcherFor(url: URL, settings: HttpSettings, guard?: FetchGuard): Dispatcher {
     const proxyUrl = proxyFor(url, settings.proxy);
-    const cacheKey = JSON.stringify([proxyUrl ?? '', settings.proxy.strictSSL, settings.timeoutMs]);
+    const guarded = guard && !proxyUrl ? [guard.allowedOrigin ?? ''] : [];
+    const cacheKey = JSON.stringify([proxyUrl ?? '', settings.proxy.strictSSL, settings.timeoutMs, ...guarded]);
+    const lookup = guard && !proxyUrl ? guardedLookup(guard, settings.lookup) : settings.lookup;
     let dispatcher = this.dispatchers.get(cacheKey);
     if (!dispatcher) {
       const timeouts = {
@@ -214,7 +222,7 @@ export class HttpClient {
           })
         : new Agent({
             ...timeouts,
-            connect: { ...timeouts.connect, rejectUnauthorized: settings.proxy.strictSSL, lookup: settings.lookup },
+            connect: { ...timeouts.connect, rejectUnauthorized: settings.proxy.strictSSL, lookup },
           });
       this.dispatchers.set(cacheKey, dispatcher);
     }
