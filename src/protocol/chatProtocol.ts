@@ -210,7 +210,7 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'code/apply': (m) =>
     isOneOf(m.action, ['insert', 'replace', 'open']) &&
     isText(m.code) &&
-    (m.language === undefined || isText(m.language, 100)),
+    (m.language === undefined || isText(m.language, MAX_SHORT)),
   'link/open': (m) => isShort(m.url),
   'image/load': (m) => isShort(m.url),
 };

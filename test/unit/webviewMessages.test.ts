@@ -87,7 +87,7 @@ const CHAT_BAD: unknown[] = [
   { type: 'clipboard/copy', what: 'code' },
   { type: 'code/apply', action: 'delete', code: 'x' },
   { type: 'code/apply', action: 'insert', code: 1 },
-  { type: 'code/apply', action: 'open', code: 'x', language: 'x'.repeat(101) },
+  { type: 'code/apply', action: 'open', code: 'x', language: long },
   { type: 'link/open', url: { href: 'https://example.com/' } },
   { type: 'link/open', url: '' },
   { type: 'image/load', url: long },
