@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { replyDirective } from '../../fakeService/chatContent';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
@@ -70,20 +70,20 @@ describe('Links in the chat and the encyclopedia open one browser tab', function
   }
 
   /**
-   * Clicks `first`, then `second` (whose tab proves that everything the first click caused has arrived, since
-   * the two go through the same channels in order), and checks that each opened exactly one tab.
+   * Opens `first`, then `second` (whose tab proves that everything the first one caused has arrived, since the
+   * two go through the same channels in order), and checks that each opened exactly one tab.
    */
-  async function clickTwo(first: [Locator, string], second: [Locator, string]): Promise<void> {
+  async function openTwo(first: [() => Promise<void>, string], second: [() => Promise<void>, string]): Promise<void> {
     const start = opened.length;
     const startConfirmations = confirmations;
-    for (const [link, url] of [first, second]) {
-      await clickAndConfirm(session.page, () => link.click(), url);
+    for (const [open, url] of [first, second]) {
+      await clickAndConfirm(session.page, open, url);
     }
-    assert.deepEqual(opened.slice(start), [first[1], second[1]], 'one tab per click');
-    assert.ok(confirmations - startConfirmations <= 2, 'at most one confirmation per click');
+    assert.deepEqual(opened.slice(start), [first[1], second[1]], 'one tab per link');
+    assert.ok(confirmations - startConfirmations <= 2, 'at most one confirmation per link');
   }
 
-  it('in a chat reply: one tab per link, and an image button inside a link loads the image only', async () => {
+  it('in a chat reply: one tab per link (click or Enter), and an image button inside a link loads the image only', async () => {
     const frame = await openChat(session.page);
     const pixel = `${service().url}/__fake/pixel.png`;
     const reply = [
@@ -101,9 +101,17 @@ describe('Links in the chat and the encyclopedia open one browser tab', function
     await last.locator('img.loaded-image').waitFor({ timeout: 15_000 });
     assert.match((await last.locator('img.loaded-image').getAttribute('src')) ?? '', /^data:image\/png;base64,/);
 
-    await clickTwo(
-      [last.getByRole('link', { name: 'the first page' }), 'https://links.example/first'],
-      [last.getByRole('link', { name: 'the second page' }), 'https://links.example/second'],
+    const second = last.getByRole('link', { name: 'the second page' });
+    await openTwo(
+      [() => last.getByRole('link', { name: 'the first page' }).click(), 'https://links.example/first'],
+      // The keyboard opens a link as a click does, once.
+      [
+        async () => {
+          await second.focus();
+          await second.press('Enter');
+        },
+        'https://links.example/second',
+      ],
     );
     assert.equal(opened.slice(tabsBefore).includes('https://links.example/picture'), false, 'the picture link');
   });
@@ -117,6 +125,6 @@ describe('Links in the chat and the encyclopedia open one browser tab', function
     await links.nth(1).waitFor();
     const urls = await links.evaluateAll((all) => all.map((a) => (a as { dataset: { url?: string } }).dataset.url));
     assert.ok(urls[0] && urls[1] && urls[0] !== urls[1], `two links to click, got ${urls.join(', ')}`);
-    await clickTwo([links.nth(0), urls[0]], [links.nth(1), urls[1]]);
+    await openTwo([() => links.nth(0).click(), urls[0]], [() => links.nth(1).click(), urls[1]]);
   });
 });
