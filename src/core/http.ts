@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import { request, type Dispatcher } from 'undici';
 import { createDispatcher, proxyHost } from './dispatchers';
 import { ServiceError, isAbortError, type KeyKind } from './errors';
+import { checkFetchTarget, guardedLookup, type FetchGuard } from './fetchGuard';
 import { errorFromResponse, errorFromTransport } from './httpErrors';
 import type { Logger } from './logger';
 import { proxyFor, type ProxySettings } from './proxy';
@@ -115,20 +116,24 @@ export class HttpClient {
 
   /**
    * GETs a public resource (an image the user asked to see): no key, same proxy and timeouts, redirects followed,
-   * at most `maxBytes`. Returns the content type and the bytes.
+   * at most `maxBytes`. Every hop must pass the fetch guard: http(s), and no loopback, private or link-local
+   * address unless it is `allowedOrigin` (checked before the hop, and again by the resolver of a direct
+   * connection). Returns the content type and the bytes.
    */
   async fetchPublic(
     url: URL,
-    options: { accept: string; maxBytes: number; signal?: AbortSignal },
+    options: { accept: string; maxBytes: number; signal?: AbortSignal } & FetchGuard,
   ): Promise<{ contentType: string; bytes: Buffer }> {
     const settings = this.getSettings();
+    const guard: FetchGuard = { allowedOrigin: options.allowedOrigin };
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      await checkFetchTarget(current, guard, settings.lookup);
       const res = await request(current, {
         method: 'GET',
         headers: { accept: options.accept },
         signal: options.signal,
-        dispatcher: this.dispatcherFor(current, settings),
+        dispatcher: this.dispatcherFor(current, settings, guard),
         headersTimeout: settings.timeoutMs,
         bodyTimeout: settings.timeoutMs,
       });
@@ -248,17 +253,22 @@ export class HttpClient {
     throw error;
   }
 
-  private dispatcherFor(url: URL, settings: HttpSettings): Dispatcher {
+  /** The connection pool for a URL; with a guard, a direct connection resolves names through the guard. */
+  private dispatcherFor(url: URL, settings: HttpSettings, guard?: FetchGuard): Dispatcher {
     const proxyUrl = proxyFor(url, settings.proxy);
     const systemCertificates = settings.systemCertificates !== false;
     const proxyAuthorization = proxyUrl ? settings.proxy.authorization?.trim() || undefined : undefined;
     // One pool per proxy and TLS configuration (not per request), so keep-alive connections are reused.
+    // A guarded pool (public fetches) resolves names through the guard on direct connections.
+    const guarded = guard && !proxyUrl ? [guard.allowedOrigin ?? ''] : [];
+    const lookup = guard && !proxyUrl ? guardedLookup(guard, settings.lookup) : settings.lookup;
     const cacheKey = JSON.stringify([
       proxyUrl ?? '',
       proxyAuthorization ?? '',
       settings.proxy.strictSSL,
       settings.timeoutMs,
       systemCertificates,
+      ...guarded,
     ]);
     let dispatcher = this.dispatchers.get(cacheKey);
     if (!dispatcher) {
@@ -269,7 +279,7 @@ export class HttpClient {
         strictSSL: settings.proxy.strictSSL,
         timeoutMs: settings.timeoutMs,
         ca,
-        lookup: settings.lookup,
+        lookup,
       });
       // Never the proxy's credentials or its authorization: only where connections go and what they trust.
       const route = proxyUrl ? `through the proxy ${proxyHost(proxyUrl)}` : 'direct';

@@ -7,6 +7,8 @@
  * Nothing here ever carries an API key.
  */
 
+import { MAX_SHORT, bare, isIndex, isOneOf, isShort, isText, type Validator } from './validate';
+
 /** What became of a reply. `streaming` only while it arrives; `interrupted` when a reload cut it short. */
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
 
@@ -182,23 +184,33 @@ export type WebviewToHost =
   /** Webview → host: the user clicked to see a remote image. */
   | { type: 'image/load'; url: string };
 
-/** Every `WebviewToHost` type, for checking what arrives from the page. */
-export const WEBVIEW_TO_HOST_TYPES: ReadonlySet<WebviewToHost['type']> = new Set<WebviewToHost['type']>([
-  'webview/ready',
-  'chat/send',
-  'chat/cancel',
-  'chat/regenerate',
-  'chat/edit',
-  'chat/action',
-  'conversation/new',
-  'conversation/switch',
-  'conversation/delete',
-  'conversation/search',
-  'conversation/export',
-  'context/remove',
-  'model/select',
-  'clipboard/copy',
-  'code/apply',
-  'link/open',
-  'image/load',
-]);
+/** The error actions a page may ask for. */
+const CHAT_ERROR_ACTIONS: readonly ChatErrorAction[] = ['setChatKey', 'retry', 'openSettings', 'none'];
+
+/**
+ * The check of every message type a chat page may send, field by field (the router drops whatever fails, with a
+ * log line). Whether an `image/load` URL is one the page shows, or a link's scheme may be opened, depends on
+ * the host's state and is checked where it is handled.
+ */
+export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
+  'webview/ready': bare,
+  'chat/send': (m) => isText(m.text),
+  'chat/cancel': (m) => isIndex(m.requestId),
+  'chat/regenerate': bare,
+  'chat/edit': (m) => isShort(m.messageId) && isText(m.text),
+  'chat/action': (m) => isOneOf(m.action, CHAT_ERROR_ACTIONS),
+  'conversation/new': bare,
+  'conversation/switch': (m) => isShort(m.id),
+  'conversation/delete': (m) => isShort(m.id),
+  'conversation/search': (m) => isText(m.query, MAX_SHORT),
+  'conversation/export': bare,
+  'context/remove': (m) => isShort(m.id),
+  'model/select': (m) => isShort(m.id),
+  'clipboard/copy': (m) => isText(m.text) && isOneOf(m.what, ['message', 'code']),
+  'code/apply': (m) =>
+    isOneOf(m.action, ['insert', 'replace', 'open']) &&
+    isText(m.code) &&
+    (m.language === undefined || isText(m.language, MAX_SHORT)),
+  'link/open': (m) => isShort(m.url),
+  'image/load': (m) => isShort(m.url),
+};

@@ -4,6 +4,8 @@
  * has sent `webview/ready`, then sends them in order. Nothing here ever carries an API key.
  */
 
+import { bare, isIndex, isOneOf, isShort, type Validator } from './validate';
+
 /** A citation as the view shows it; the view turns only http(s) URLs into links, opened by the host. */
 export interface CitationView {
   title: string;
@@ -124,3 +126,34 @@ export type WebviewToHost =
   | { type: 'media/load'; url: string }
   /** Webview → host: run one of the lookup commands (buttons of the welcome page). */
   | { type: 'command/run'; command: 'axo.ask' | 'axo.search' | 'axo.article' };
+
+/** The actions a page may ask for. */
+const VIEW_ACTIONS: readonly ViewAction[] = ['retry', 'setEncyclopediaKey', 'openSettings', 'changeModel', 'search'];
+
+/** The only commands the page's buttons may run: the three lookups of the welcome page. */
+export const RUNNABLE_COMMANDS: readonly Extract<WebviewToHost, { type: 'command/run' }>['command'][] = [
+  'axo.ask',
+  'axo.search',
+  'axo.article',
+];
+
+/**
+ * The check of every message type the Encyclopedia page may send, field by field (the controller drops whatever
+ * fails, with a log line). Whether a `media/load` URL is one the page shows depends on the host's state and is
+ * checked where it is handled.
+ */
+export const ENCYCLOPEDIA_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
+  'webview/ready': bare,
+  'lookup/cancel': (m) => isIndex(m.requestId),
+  'lookup/action': (m) => isOneOf(m.action, VIEW_ACTIONS),
+  'lookup/refresh': bare,
+  'history/back': bare,
+  'history/forward': bare,
+  'link/open': (m) => isShort(m.url),
+  'article/open': (m) => isShort(m.title),
+  'entry/openMarkdown': bare,
+  'entry/askAlpha': bare,
+  'fact/insert': (m) => m.index === undefined || isIndex(m.index),
+  'media/load': (m) => isShort(m.url),
+  'command/run': (m) => isOneOf(m.command, RUNNABLE_COMMANDS),
+};

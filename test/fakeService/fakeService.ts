@@ -13,6 +13,9 @@ import {
 } from './faults';
 import { headerText, listen, originOf, parseBody, readBody, stop } from './httpUtil';
 
+/** A 1×1 transparent PNG, served at `GET /__fake/pixel.png`. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
 export { MAX_BODY_BYTES } from './httpUtil';
 
 export type { RecordedRequest } from './context';
@@ -336,6 +339,10 @@ class FakeServiceImpl implements FakeService {
       json(200, this.requests);
     } else if (route === 'GET /__fake/other-origin-requests') {
       json(200, this.otherOriginRequests);
+    } else if (route === 'GET /__fake/pixel.png') {
+      // A 1×1 PNG, for pages that show an image from the service's own origin (the only local one allowed).
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.from(PIXEL_PNG, 'base64'));
     } else {
       json(404, { error: { message: `No control route ${route}` } });
     }

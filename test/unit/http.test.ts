@@ -214,11 +214,12 @@ describe('HTTP layer', () => {
     });
     closers.push(() => server.close());
     const c = client();
-    const got = await c.fetchPublic(new URL(`${url}/moved`), { accept: 'image/*', maxBytes: 1024 });
+    // The server is on 127.0.0.1: allowed only as the service's own origin (see fetchGuard.test).
+    const got = await c.fetchPublic(new URL(`${url}/moved`), { accept: 'image/*', maxBytes: 1024, allowedOrigin: url });
     assert.equal(got.contentType, 'image/png');
     assert.deepEqual([...got.bytes], [137, 80, 78, 71]);
     const e = await expectServiceError(
-      c.fetchPublic(new URL(`${url}/huge.png`), { accept: 'image/*', maxBytes: 1024 }),
+      c.fetchPublic(new URL(`${url}/huge.png`), { accept: 'image/*', maxBytes: 1024, allowedOrigin: url }),
     );
     assert.equal(e.kind, 'tooLarge');
     assert.equal(sawAuthorization, false);

@@ -1,24 +1,60 @@
-import * as vscode from 'vscode';
 import { MAX_QUERY_LENGTH } from '../../core/chat/conversationSearch';
 import { isConversationId } from '../../core/chat/conversationStore';
 import { isSelectableModel } from '../../core/chat/modelLineup';
-import { runErrorAction } from '../../host/errorActions';
-import type { Services } from '../../host/services';
-import type { WebviewToHost } from '../../protocol/chatProtocol';
+import type { ErrorAction } from '../../core/errors';
+import { l10n } from '../../core/l10n';
+import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/links';
+import type { Logger } from '../../core/logger';
+import { CHAT_VALIDATORS, type HostToWebview, type WebviewToHost } from '../../protocol/chatProtocol';
+import { checkMessage } from '../../protocol/validate';
 import type { ChatController } from './chatController';
 import type { ChatSurface, SurfaceHost } from './chatSurface';
 import type { CodeActions } from './codeActions';
 
-/** The largest text a page may send in one message (a prompt, a code block to copy). */
-const MAX_TEXT = 4 * 1024 * 1024;
+/** What the router asks of the conversation (the ChatController). */
+export type RouterChat = Pick<
+  ChatController,
+  | 'attach'
+  | 'detach'
+  | 'send'
+  | 'stop'
+  | 'regenerate'
+  | 'edit'
+  | 'newConversation'
+  | 'switchTo'
+  | 'delete'
+  | 'search'
+  | 'removeContext'
+>;
 
-/** Routes what the pages send to the controller and the code actions; checks every field first. */
+/** What the router asks of the world outside the page (the CodeActions). */
+export type RouterActions = Pick<CodeActions, 'copy' | 'openInEditor' | 'applyToEditor' | 'openLink' | 'loadImage'>;
+
+/** The router's other collaborators, passed in so it can be tested without VS Code. */
+export interface RouterDeps {
+  log: Logger;
+  /** Runs an error's action other than Retry (sets a key, opens the settings). */
+  runErrorAction(action: ErrorAction): Promise<void>;
+  /** Stores the chosen model in `alphaAxo.chat.model`. */
+  setChatModel(id: string): Promise<void>;
+  exportConversation(): Promise<void>;
+  /** The Markdown of every message the pages show now: the only place an image URL to load may come from. */
+  shownTexts(): Iterable<string>;
+}
+
+/** The page a message came from; only its `post` is used here. */
+type Page = Pick<ChatSurface, 'post'>;
+
+/**
+ * Routes what the pages send to the controller and the code actions. Every message is checked field by field
+ * against `CHAT_VALIDATORS` first, then against the host's state (a conversation id, a selectable model, a link's
+ * scheme, an image URL the page was sent); whatever fails is dropped with a log warning and does nothing.
+ */
 export class ChatRouter implements SurfaceHost {
   constructor(
-    private readonly controller: ChatController,
-    private readonly actions: CodeActions,
-    private readonly services: Services,
-    private readonly exportConversation: () => Promise<void>,
+    private readonly controller: RouterChat,
+    private readonly actions: RouterActions,
+    private readonly deps: RouterDeps,
   ) {}
 
   onReady(surface: ChatSurface): void {
@@ -29,35 +65,43 @@ export class ChatRouter implements SurfaceHost {
     this.controller.detach(surface);
   }
 
-  async onMessage(surface: ChatSurface, message: Exclude<WebviewToHost, { type: 'webview/ready' }>): Promise<void> {
+  /** Handles one message from a page, as it arrived (untrusted). */
+  async onMessage(surface: Page, raw: unknown): Promise<void> {
+    const verdict = checkMessage<WebviewToHost>(CHAT_VALIDATORS, raw);
+    if (!verdict.ok) {
+      return this.drop(verdict.reason);
+    }
+    const message = verdict.message;
     const c = this.controller;
     switch (message.type) {
+      case 'webview/ready':
+        return; // the surface answers it
       case 'chat/send':
-        return text(message.text) === undefined ? undefined : c.send(message.text);
+        return c.send(message.text);
       case 'chat/cancel':
-        return typeof message.requestId === 'number' ? c.stop(message.requestId) : undefined;
+        return c.stop(message.requestId);
       case 'chat/regenerate':
         return c.regenerate();
       case 'chat/edit':
-        return typeof message.messageId === 'string' && text(message.text) !== undefined
-          ? c.edit(message.messageId, message.text)
-          : undefined;
+        return c.edit(message.messageId, message.text);
       case 'chat/action':
-        return message.action === 'retry' ? c.regenerate() : runErrorAction(message.action);
+        return message.action === 'retry' ? c.regenerate() : this.deps.runErrorAction(message.action);
       case 'conversation/new':
         return c.newConversation();
       case 'conversation/switch':
-        return isConversationId(message.id) ? c.switchTo(message.id) : undefined;
       case 'conversation/delete':
-        return isConversationId(message.id) ? c.delete(message.id) : undefined;
+        if (!isConversationId(message.id)) {
+          return this.drop(`${message.type} of an id that is not a conversation's`);
+        }
+        return message.type === 'conversation/switch' ? c.switchTo(message.id) : c.delete(message.id);
       case 'conversation/search':
-        return typeof message.query === 'string' ? this.search(surface, message.query) : undefined;
+        return this.search(surface, message.query);
       case 'conversation/export':
-        return this.exportConversation();
+        return this.deps.exportConversation();
       case 'context/remove':
-        return typeof message.id === 'string' ? c.removeContext(message.id) : undefined;
+        return c.removeContext(message.id);
       case 'model/select':
-        return this.selectModel(message.id);
+        return isSelectableModel(message.id) ? this.deps.setChatModel(message.id) : this.drop('an unknown model');
       default:
         return this.onOutside(surface, message);
     }
@@ -65,48 +109,42 @@ export class ChatRouter implements SurfaceHost {
 
   /** Messages that act outside the conversation: clipboard, editors, links, images. */
   private async onOutside(
-    surface: ChatSurface,
+    surface: Page,
     message: Extract<WebviewToHost, { type: 'clipboard/copy' | 'code/apply' | 'link/open' | 'image/load' }>,
   ): Promise<void> {
     const a = this.actions;
     switch (message.type) {
       case 'clipboard/copy':
-        if (text(message.text) !== undefined) {
-          await a.copy(message.text);
-          surface.post({
-            type: 'ui/announce',
-            text: message.what === 'code' ? vscode.l10n.t('Code copied') : vscode.l10n.t('Message copied'),
-          });
-        }
+        await a.copy(message.text);
+        surface.post({
+          type: 'ui/announce',
+          text: message.what === 'code' ? l10n.t('Code copied') : l10n.t('Message copied'),
+        });
         return;
       case 'code/apply':
-        if (text(message.code) === undefined) {
-          return;
-        }
         if (message.action === 'open') {
-          return a.openInEditor(message.code, typeof message.language === 'string' ? message.language : undefined);
+          return a.openInEditor(message.code, message.language);
         }
-        return a.applyToEditor(message.action === 'replace' ? 'replace' : 'insert', message.code);
-      case 'link/open':
-        return typeof message.url === 'string' ? a.openLink(message.url) : undefined;
+        return a.applyToEditor(message.action, message.code);
+      case 'link/open': {
+        const url = openableLink(message.url, CHAT_LINK_SCHEMES);
+        return url ? a.openLink(url) : this.drop('link/open of a link that is not http, https or mailto');
+      }
       case 'image/load':
-        return typeof message.url === 'string' ? a.loadImage(message.url, (m) => surface.post(m)) : undefined;
+        if (!isUrlInTexts(message.url, this.deps.shownTexts())) {
+          return this.drop('image/load of a URL that is in no message shown');
+        }
+        return a.loadImage(message.url, (m: HostToWebview) => surface.post(m));
     }
   }
 
   /** Answers a page's search with the matches, to that page only (the query is its own). */
-  private async search(surface: ChatSurface, query: string): Promise<void> {
+  private async search(surface: Page, query: string): Promise<void> {
     const matches = await this.controller.search(query.slice(0, MAX_QUERY_LENGTH));
     surface.post({ type: 'conversations/matches', query, matches });
   }
 
-  private async selectModel(id: unknown): Promise<void> {
-    if (typeof id === 'string' && isSelectableModel(id)) {
-      await this.services.settings.setChatModel(id);
-    }
+  private drop(reason: string): void {
+    this.deps.log.warn(`Chat view: dropped ${reason}.`);
   }
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length <= MAX_TEXT ? value : undefined;
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import { webviewHtml, webviewOptions } from '../../host/webviewHtml';
-import { WEBVIEW_TO_HOST_TYPES, type HostToWebview, type WebviewToHost } from '../../protocol/chatProtocol';
+import type { HostToWebview } from '../../protocol/chatProtocol';
 
 /** Messages still worth sending after `chat/state` has redrawn the page (everything else is part of the state). */
 const KEPT_UNTIL_READY = new Set<HostToWebview['type']>(['composer/focus', 'ui/announce']);
@@ -11,8 +11,8 @@ const KEPT_UNTIL_READY = new Set<HostToWebview['type']>(['composer/focus', 'ui/a
 export interface SurfaceHost {
   /** The page is ready: send it the whole state. */
   onReady(surface: ChatSurface): void;
-  /** Any other message from the page. */
-  onMessage(surface: ChatSurface, message: Exclude<WebviewToHost, { type: 'webview/ready' }>): Promise<void>;
+  /** Any other message from the page, unchecked: the host checks every field before acting on it. */
+  onMessage(surface: ChatSurface, message: unknown): Promise<void>;
   /** The webview is gone. */
   onClosed(surface: ChatSurface): void;
 }
@@ -81,12 +81,7 @@ export class ChatSurface implements vscode.Disposable {
 
   private async receive(message: unknown): Promise<void> {
     const type = (message as { type?: unknown } | null)?.type;
-    if (typeof type !== 'string' || !WEBVIEW_TO_HOST_TYPES.has(type as WebviewToHost['type'])) {
-      this.log.warn('Chat view: ignored an unknown message.');
-      return;
-    }
-    const typed = message as WebviewToHost;
-    if (typed.type === 'webview/ready') {
+    if (type === 'webview/ready') {
       // A reloaded page says ready again: everything it showed is gone, so it gets the whole state again.
       const kept = this.held.filter((m) => KEPT_UNTIL_READY.has(m.type));
       this.held = [];
@@ -96,9 +91,9 @@ export class ChatSurface implements vscode.Disposable {
       return;
     }
     try {
-      await this.host.onMessage(this, typed);
+      await this.host.onMessage(this, message);
     } catch (error) {
-      this.log.error(`Chat view: ${typed.type} failed: ${describeError(error)}`);
+      this.log.error(`Chat view: ${String(type).slice(0, 40)} failed: ${describeError(error)}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('ALPHA chat: {0}', describeError(error)));
     }
   }

@@ -3,21 +3,11 @@ import { fetchImageDataUri, type PublicFetch } from '../../core/encyclopedia/ima
 import { languageIdForFence } from '../../core/chat/languageIds';
 import { fitInsertion } from '../../core/chat/codeInsertion';
 import { describeError } from '../../core/errors';
+import { CHAT_LINK_SCHEMES, openableLink } from '../../core/links';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
 import { eolOf } from '../../host/documentEol';
 import type { HostToWebview } from '../../protocol/chatProtocol';
-
-const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
-
-/** Whether a link from model output may be opened: http, https and mailto only (never `command:`, `file:`, …). */
-export function isOpenableLink(url: string): boolean {
-  try {
-    return LINK_SCHEMES.has(new URL(url).protocol);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * What the chat does outside its page: code into editors, the clipboard, links, images. Remembers the last text
@@ -100,16 +90,20 @@ export class CodeActions extends DisposableOwner {
     await vscode.env.clipboard.writeText(text);
   }
 
-  /** Opens an http(s) or mailto link outside VS Code; anything else is refused. */
+  /**
+   * Opens an http(s) or mailto link outside VS Code (a mailto without fields that attach files); anything else
+   * is refused. The one path a click in a reply takes: the page's links have no `href` for VS Code to follow.
+   */
   async openLink(url: string): Promise<void> {
-    if (!isOpenableLink(url)) {
+    const safe = openableLink(url, CHAT_LINK_SCHEMES);
+    if (!safe) {
       this.log.warn('Chat: refused to open a link that is not http, https or mailto.');
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Only http, https and mailto links from chat replies are opened.'),
       );
       return;
     }
-    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    await vscode.env.openExternal(vscode.Uri.parse(safe, true));
   }
 
   /** Downloads an image the user clicked to see (no key is sent) and posts it as a data: URI. */

@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { contextFromArgs, parseAskArgs } from '../../core/chat/askArgs';
+import { originOf } from '../../core/fetchGuard';
 import { ConversationStore } from '../../core/chat/conversationStore';
+import { runErrorAction } from '../../host/errorActions';
 import type { Services } from '../../host/services';
 import { ChatController } from './chatController';
 import { exportMarkdown, promptForQuestion, selectionContext } from './chatCommands';
@@ -25,10 +27,18 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   const { context, log, settings, http } = services;
   const store = new ConversationStore(path.join(context.globalStorageUri.fsPath, CONVERSATIONS_DIR), log);
   const session = new ChatSession(store, context.workspaceState, log);
-  const actions = new CodeActions(log, (url, options) => http.fetchPublic(url, options));
+  const actions = new CodeActions(log, (url, options) =>
+    http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
+  );
   const controller = new ChatController(services, session, actions);
   const exportConversation = () => exportMarkdown(session.conversation);
-  const router = new ChatRouter(controller, actions, services, exportConversation);
+  const router = new ChatRouter(controller, actions, {
+    log,
+    runErrorAction,
+    setChatModel: (id) => settings.setChatModel(id),
+    exportConversation,
+    shownTexts: () => session.conversation.messages.map((m) => m.content),
+  });
   const view = new ChatViewProvider(context.extensionUri, router, log);
   const panels = new ChatPanels(context.extensionUri, router, log);
 

@@ -4,9 +4,16 @@ import type { CacheResult } from '../../core/encyclopedia/lookupCache';
 import { LookupHistory } from '../../core/encyclopedia/lookupHistory';
 import { isEmptyValue, type LookupRequest, type LookupValue } from '../../core/encyclopedia/lookupTypes';
 import { ServiceError, describeError, isAbortError } from '../../core/errors';
+import { WEB_LINK_SCHEMES, openableLink } from '../../core/links';
 import type { Logger } from '../../core/logger';
 import { AbortSlot, DisposableOwner, abortOnCancel } from '../../host/disposables';
-import type { NavView, ViewAction, WebviewToHost } from '../../protocol/encyclopediaProtocol';
+import {
+  ENCYCLOPEDIA_VALIDATORS,
+  type NavView,
+  type ViewAction,
+  type WebviewToHost,
+} from '../../protocol/encyclopediaProtocol';
+import { checkMessage } from '../../protocol/validate';
 import { EncyclopediaViewProvider } from './encyclopediaViewProvider';
 import { pickModel, pickSearchResult } from './encyclopediaPrompts';
 import { EntryActions } from './entryActions';
@@ -233,7 +240,17 @@ export class EncyclopediaController extends DisposableOwner {
     return { canGoBack: this.history.canGoBack, canGoForward: this.history.canGoForward, index, length };
   }
 
-  private async onMessage(message: WebviewToHost): Promise<void> {
+  /**
+   * Handles one message from the page, as it arrived (untrusted): checked field by field against
+   * `ENCYCLOPEDIA_VALIDATORS`, then against what the page shows; whatever fails is dropped with a log warning.
+   */
+  async onMessage(raw: unknown): Promise<void> {
+    const verdict = checkMessage<WebviewToHost>(ENCYCLOPEDIA_VALIDATORS, raw);
+    if (!verdict.ok) {
+      this.log.warn(`Encyclopedia view: dropped ${verdict.reason}.`);
+      return;
+    }
+    const message = verdict.message;
     const page = this.history.current;
     switch (message.type) {
       case 'lookup/cancel':
@@ -257,7 +274,7 @@ export class EncyclopediaController extends DisposableOwner {
         }
         break;
       case 'link/open':
-        await this.actions.openLink(message.url);
+        await this.openLink(message.url);
         break;
       case 'article/open':
         await this.lookup({ kind: 'article', title: message.title });
@@ -272,14 +289,32 @@ export class EncyclopediaController extends DisposableOwner {
         await (page ? this.actions.insertFact(page.value, message.index) : Promise.resolve());
         break;
       case 'media/load':
-        await this.actions.loadImage(message.url, (m) => this.view.post(m));
+        await this.loadMedia(message.url);
         break;
       case 'command/run':
+        // The validator let through only the three lookups (`RUNNABLE_COMMANDS`).
         await vscode.commands.executeCommand(message.command);
         break;
       default:
         break;
     }
+  }
+
+  private async openLink(url: string): Promise<void> {
+    const safe = openableLink(url, WEB_LINK_SCHEMES);
+    if (!safe) {
+      this.log.warn('Encyclopedia view: dropped link/open of a link that is not http(s).');
+      return;
+    }
+    await this.actions.openLink(safe);
+  }
+
+  private async loadMedia(url: string): Promise<void> {
+    if (!this.view.shownMedia().includes(url)) {
+      this.log.warn('Encyclopedia view: dropped media/load of a URL that is not in the article shown.');
+      return;
+    }
+    await this.actions.loadImage(url, (m) => this.view.post(m));
   }
 }
 

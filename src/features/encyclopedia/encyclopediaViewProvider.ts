@@ -3,7 +3,7 @@ import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
 import { webviewHtml, webviewOptions } from '../../host/webviewHtml';
-import type { HostToWebview, WebviewToHost } from '../../protocol/encyclopediaProtocol';
+import type { HostToWebview } from '../../protocol/encyclopediaProtocol';
 
 /** The id of the view, as contributed in package.json. */
 export const ENCYCLOPEDIA_VIEW_ID = 'axo.encyclopediaView';
@@ -15,22 +15,6 @@ const SCREENS = new Set<HostToWebview['type']>([
   'lookup/empty',
   'lookup/error',
   'view/welcome',
-]);
-
-const MESSAGE_TYPES = new Set<WebviewToHost['type']>([
-  'webview/ready',
-  'lookup/cancel',
-  'lookup/action',
-  'lookup/refresh',
-  'history/back',
-  'history/forward',
-  'link/open',
-  'article/open',
-  'entry/openMarkdown',
-  'entry/askAlpha',
-  'fact/insert',
-  'media/load',
-  'command/run',
 ]);
 
 /**
@@ -46,7 +30,8 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly onMessage: (message: WebviewToHost) => Promise<void>,
+    /** Every message but `webview/ready`, unchecked: the controller checks every field before acting on it. */
+    private readonly onMessage: (message: unknown) => Promise<void>,
     private readonly log: Logger,
   ) {
     super();
@@ -98,14 +83,15 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
     await vscode.commands.executeCommand(`${ENCYCLOPEDIA_VIEW_ID}.focus`);
   }
 
+  /** The image URLs of the screen the page shows now (an article's media): the only ones it may ask to load. */
+  shownMedia(): readonly string[] {
+    const screen = this.screen;
+    return screen?.type === 'lookup/show' && screen.entry.kind === 'article' ? screen.entry.media : [];
+  }
+
   private async receive(message: unknown): Promise<void> {
     const type = (message as { type?: unknown } | null)?.type;
-    if (typeof type !== 'string' || !MESSAGE_TYPES.has(type as WebviewToHost['type'])) {
-      this.log.warn(`Encyclopedia view: ignored an unknown message.`);
-      return;
-    }
-    const typed = message as WebviewToHost;
-    if (typed.type === 'webview/ready') {
+    if (type === 'webview/ready') {
       this.ready = true;
       const held = this.queue;
       this.queue = [];
@@ -115,9 +101,9 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
       return;
     }
     try {
-      await this.onMessage(typed);
+      await this.onMessage(message);
     } catch (error) {
-      this.log.error(`Encyclopedia view: ${typed.type} failed: ${describeError(error)}`);
+      this.log.error(`Encyclopedia view: ${String(type).slice(0, 40)} failed: ${describeError(error)}`);
       void vscode.window.showErrorMessage(`AXO: ${describeError(error)}`);
     }
   }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { originOf } from '../../core/fetchGuard';
 import { CacheSnapshotFile } from '../../core/encyclopedia/cacheSnapshotFile';
 import { EncyclopediaStore } from '../../core/encyclopedia/encyclopediaStore';
 import { cleanText, isLookupValue } from '../../core/encyclopedia/lookupTypes';
@@ -29,7 +30,7 @@ export function registerEncyclopedia(services: Services): void {
   const file = new CacheSnapshotFile(path.join(context.globalStorageUri.fsPath, CACHE_FILE), isLookupValue);
   const store = new EncyclopediaStore({ client: axo, file, ttlMs: cacheTtlMs, log });
   const controller = new EncyclopediaController(context.extensionUri, store, log, (url, options) =>
-    services.http.fetchPublic(url, options),
+    services.http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
   );
   const hovers = new EncyclopediaHoverProvider(store, log);
 

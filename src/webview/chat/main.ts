@@ -1,6 +1,7 @@
 import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
+import { openHostLinksOnEnter } from '../shared/hostLinks';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
@@ -291,9 +292,20 @@ class ChatApp {
   }
 
   private listen(): void {
-    // Links never navigate the page: openable ones go to the host, the others are inert text already.
+    // Links never navigate the page: openable ones go to the host, the others are inert text already. They
+    // have no href, so VS Code's frame does not open them a second time (see hostLinks.ts).
     this.root.addEventListener('click', (event) => {
       const target = event.target as Element | null;
+      // An image button inside a link (`[![alt](img)](url)`) loads the image and does not follow the link.
+      const image = target?.closest?.<HTMLButtonElement>('button.load-image');
+      if (image) {
+        event.preventDefault();
+        if (image.dataset.imageUrl && !image.disabled) {
+          image.disabled = true;
+          this.post({ type: 'image/load', url: image.dataset.imageUrl });
+        }
+        return;
+      }
       const anchor = target?.closest?.('a');
       if (anchor) {
         event.preventDefault();
@@ -305,14 +317,9 @@ class ChatApp {
       const code = target instanceof Element ? codeAction(target) : undefined;
       if (code) {
         this.post(code);
-        return;
-      }
-      const image = target?.closest?.<HTMLButtonElement>('button.load-image');
-      if (image?.dataset.imageUrl) {
-        image.disabled = true;
-        this.post({ type: 'image/load', url: image.dataset.imageUrl });
       }
     });
+    openHostLinksOnEnter(this.root, (url) => this.post({ type: 'link/open', url }));
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.streaming && !event.defaultPrevented) {
         event.preventDefault();

@@ -1,4 +1,5 @@
 import DOMPurify from 'dompurify';
+import { makeHostLink } from '../shared/hostLinks';
 import { t } from '../shared/l10n';
 import { h, icon } from './dom';
 
@@ -35,7 +36,7 @@ function isImageUrl(url: string | undefined): url is string {
 
 /**
  * Sanitises rendered Markdown into a fragment: DOMPurify drops scripts, handlers, frames, forms, styles and
- * images; then links become host-opened links (`data-url`) or inert text, and image placeholders become
+ * images; then links become host-opened links (`data-url`, no `href`: see hostLinks.ts) or inert text, and image placeholders become
  * "Load image" buttons (nothing remote loads until the user clicks).
  */
 export function safeFragment(html: string): DocumentFragment {
@@ -60,9 +61,7 @@ export function safeFragment(html: string): DocumentFragment {
   for (const a of Array.from(fragment.querySelectorAll('a'))) {
     const href = a.getAttribute('href');
     if (isOpenableUrl(href)) {
-      a.dataset.url = href;
-      a.title = href;
-      a.removeAttribute('target');
+      makeHostLink(a, href);
     } else {
       a.replaceWith(
         h(

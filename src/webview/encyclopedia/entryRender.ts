@@ -1,4 +1,5 @@
 import type { CitationView, EntryView, FactView, WebviewToHost } from '../../protocol/encyclopediaProtocol';
+import { makeHostLink } from '../shared/hostLinks';
 import { t } from '../shared/l10n';
 import { h, icon, textButton } from './dom';
 import { isWebUrl, renderMarkdown } from './markdown';
@@ -8,9 +9,7 @@ export type Post = (message: WebviewToHost) => void;
 
 /** A link opened by the host, or plain text when the URL is not http(s). */
 export function externalLink(text: string, url: string | undefined): HTMLElement {
-  return isWebUrl(url)
-    ? h('a', { href: url, 'data-url': url, title: url }, text)
-    : h('span', { class: 'inert-link' }, text);
+  return isWebUrl(url) ? makeHostLink(h('a', {}, text), url) : h('span', { class: 'inert-link' }, text);
 }
 
 function citations(list: CitationView[]): HTMLElement | undefined {

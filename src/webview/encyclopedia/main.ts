@@ -6,6 +6,7 @@ import type {
   SourceView,
   WebviewToHost,
 } from '../../protocol/encyclopediaProtocol';
+import { openHostLinksOnEnter } from '../shared/hostLinks';
 import { locale, t } from '../shared/l10n';
 import { h, icon, iconButton, relativeTime, textButton } from './dom';
 import { renderEntry } from './entryRender';
@@ -167,6 +168,7 @@ function showMedia(message: Extract<HostToWebview, { type: 'media/loaded' | 'med
 }
 
 // Links never navigate the webview: http(s) links go to the host, which opens them outside; others are inert.
+// They have no href, so VS Code's frame does not open them a second time (see hostLinks.ts).
 document.addEventListener('click', (event) => {
   const anchor = (event.target as Element | null)?.closest?.('a');
   if (!anchor) {
@@ -178,6 +180,7 @@ document.addEventListener('click', (event) => {
     post({ type: 'link/open', url });
   }
 });
+openHostLinksOnEnter(document, (url) => post({ type: 'link/open', url }));
 
 window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const message = event.data;

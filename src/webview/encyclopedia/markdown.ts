@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
+import { makeHostLink } from '../shared/hostLinks';
 
 /** Escapes text for HTML. */
 export function escapeHtml(text: string): string {
@@ -32,7 +33,8 @@ export function isWebUrl(url: string | null | undefined): url is string {
 
 /**
  * Renders untrusted Markdown into a fragment: raw HTML off, sanitised by DOMPurify, and every link that is not
- * http(s) (`command:`, `javascript:`, relative) turned into inert text. Links carry `data-url`; the page's click
+ * http(s) (`command:`, `javascript:`, relative) turned into inert text. Links carry `data-url` and no `href`
+ * (see hostLinks.ts); the page's click
  * handler asks the host to open them.
  */
 export function renderMarkdown(source: string): DocumentFragment {
@@ -45,9 +47,7 @@ export function renderMarkdown(source: string): DocumentFragment {
   for (const a of Array.from(fragment.querySelectorAll('a'))) {
     const href = a.getAttribute('href');
     if (isWebUrl(href)) {
-      a.dataset.url = href;
-      a.title = href;
-      a.removeAttribute('target');
+      makeHostLink(a, href);
     } else {
       const span = document.createElement('span');
       span.className = 'inert-link';

@@ -276,7 +276,8 @@ describe('ALPHA chat in the packaged extension', function () {
       await last.getByText('Hostile markdown').waitFor();
       assert.equal(await last.locator('script, img, iframe, object, embed, form').count(), 0);
       assert.deepEqual(await last.locator('.content a').allInnerTexts(), ['safe link']);
-      assert.equal(await last.locator('.content a').getAttribute('href'), 'https://example.com/docs');
+      assert.equal(await last.locator('.content a').getAttribute('data-url'), 'https://example.com/docs');
+      assert.equal(await last.locator('.content a').getAttribute('href'), null, 'VS Code opens no link itself');
       await last.locator('.inert-link', { hasText: 'click' }).click();
       await last.locator('.inert-link', { hasText: 'cmd' }).click();
       await last.getByRole('button', { name: /Load image: remote/ }).waitFor();

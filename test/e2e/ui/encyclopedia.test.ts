@@ -50,7 +50,7 @@ describe('AXO encyclopedia in the packaged extension', function () {
     const sources = frame.getByRole('region', { name: 'Sources' }).getByRole('link');
     assert.ok((await sources.count()) >= 1, 'no citation links');
     assert.equal(await sources.first().innerText(), 'Alan Turing');
-    assert.equal(await sources.first().getAttribute('href'), 'https://axo.example/wiki/Alan_Turing');
+    assert.equal(await sources.first().getAttribute('data-url'), 'https://axo.example/wiki/Alan_Turing');
     const asked = requests().filter((r) => r.path === '/v1/axo/ask');
     assert.equal(asked.length, 1);
     assert.deepEqual(
