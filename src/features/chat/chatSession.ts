@@ -7,15 +7,39 @@ import {
   type ConversationMatch,
   type FoldedConversation,
 } from '../../core/chat/conversationSearch';
-import { summaryOf, type ConversationStore, type ConversationSummary } from '../../core/chat/conversationStore';
+import { mergeConversations } from '../../core/chat/conversationMerge';
+import {
+  summaryOf,
+  type ConversationStore,
+  type ConversationSummary,
+  type StoreChange,
+} from '../../core/chat/conversationStore';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/errors';
+import { l10n } from '../../core/l10n';
 import type { Logger } from '../../core/logger';
 
 /** The workspace-state key of the conversation shown in this workspace. */
 const CURRENT_KEY = 'alphaAxo.chat.currentConversation';
 /** How often a streaming reply is written to disk at most. */
 export const STREAM_SAVE_INTERVAL_MS = 500;
+/** The first wait before a failed save is tried again; it doubles up to SAVE_RETRY_MAX_MS. */
+const SAVE_RETRY_MS = 2_000;
+const SAVE_RETRY_MAX_MS = 30_000;
+
+/** What another window changed: the conversation shown (now updated in `conversation`), the list, or both. */
+export interface ExternalChange {
+  conversation: boolean;
+  list: boolean;
+}
+
+/** How a session reaches the user; optional so tests can leave it out. */
+export interface SessionOptions {
+  /** Tells the user a save failed: called once per run of failures, with a sentence to show next to "Show Logs". */
+  onSaveFailure?: (message: string) => void;
+  /** The first wait before a failed save is tried again. */
+  retryMs?: number;
+}
 
 /**
  * The conversation this window shows, the context waiting for the next prompt, and their persistence: the
@@ -33,17 +57,30 @@ export class ChatSession implements vscode.Disposable {
    * measures both).
    */
   private readonly searchCache = new Map<string, { updatedAt: number; folded: FoldedConversation }>();
+  /** Set while saves fail: the user was told, and a retry is due. */
+  private failure: { told: boolean; retryMs: number; timer?: ReturnType<typeof setTimeout> } | undefined;
+  private readonly listeners = new Set<(change: ExternalChange) => void>();
+  private readonly storeListener: { dispose(): void };
+  private disposed = false;
 
   constructor(
     readonly store: ConversationStore,
     private readonly memento: vscode.Memento,
     private readonly log: Logger,
+    private readonly options: SessionOptions = {},
   ) {
     this.saver = new ThrottledTask(
-      () => this.store.save(this.conversation),
+      () => this.saveCurrent(),
       STREAM_SAVE_INTERVAL_MS,
-      (error) => this.log.error(`Chat: could not save the conversation: ${describeError(error)}`),
+      (error) => this.saveFailed(error),
     );
+    this.storeListener = store.onDidChange((change) => void this.onStoreChange(change));
+  }
+
+  /** Listens for another window's changes to the conversation shown or to the list. */
+  onDidChangeExternally(listener: (change: ExternalChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
   }
 
   /** Loads the conversation this workspace showed last (a new one when there is none). */
@@ -162,7 +199,84 @@ export class ChatSession implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.saver.dispose();
+    this.storeListener.dispose();
+    this.listeners.clear();
+    clearTimeout(this.failure?.timer);
+  }
+
+  /** Writes the conversation shown; takes in the turns another window added meanwhile (the store merged them). */
+  private async saveCurrent(): Promise<void> {
+    const conversation = this.conversation;
+    const sent = new Set(conversation.messages.map((m) => m.id));
+    const merged = await this.store.save(conversation);
+    if (merged) {
+      this.adopt(conversation, merged, sent);
+      this.emit({ conversation: true, list: true });
+    }
+    if (this.failure) {
+      clearTimeout(this.failure.timer);
+      this.failure = undefined;
+      this.log.info('Chat: the conversation is saved again.');
+    }
+  }
+
+  /**
+   * Takes a merged copy into the conversation shown, keeping what was added here since `sent` (the ids the merge
+   * started from) and the same message objects (a reply streaming into one keeps streaming into what is shown).
+   */
+  private adopt(conversation: Conversation, merged: Conversation, sent: ReadonlySet<string>): void {
+    if (conversation !== this.conversation) {
+      return;
+    }
+    const latest = mergeConversations({ ids: sent }, conversation, merged);
+    conversation.messages = latest.messages;
+    conversation.title = latest.title;
+    conversation.updatedAt = latest.updatedAt;
+  }
+
+  /** A save failed: logged each time, told once per run of failures, tried again with a growing wait. */
+  private saveFailed(error: unknown): void {
+    this.log.error(`Chat: could not save the conversation: ${describeError(error)}`);
+    const failure = (this.failure ??= { told: false, retryMs: this.options.retryMs ?? SAVE_RETRY_MS });
+    if (!failure.told) {
+      failure.told = true;
+      this.options.onSaveFailure?.(saveFailureMessage(error));
+    }
+    if (failure.timer === undefined && !this.disposed) {
+      failure.timer = setTimeout(() => {
+        failure.timer = undefined;
+        this.saver.schedule();
+      }, failure.retryMs);
+      failure.retryMs = Math.min(failure.retryMs * 2, SAVE_RETRY_MAX_MS);
+    }
+  }
+
+  private async onStoreChange(change: StoreChange): Promise<void> {
+    let shown = false;
+    if (change.ids.has(this.conversation.id)) {
+      const conversation = this.conversation;
+      const sent = new Set(conversation.messages.map((m) => m.id));
+      try {
+        const merged = await this.store.refresh(conversation);
+        if (merged) {
+          this.adopt(conversation, merged, sent);
+          shown = true;
+        }
+      } catch (error) {
+        this.log.warn(`Chat: could not read another window's change: ${describeError(error)}`);
+      }
+    }
+    if (shown || change.list) {
+      this.emit({ conversation: shown, list: change.list || shown });
+    }
+  }
+
+  private emit(change: ExternalChange): void {
+    for (const listener of [...this.listeners]) {
+      listener(change);
+    }
   }
 
   private async remember(): Promise<void> {
@@ -170,4 +284,19 @@ export class ChatSession implements vscode.Disposable {
       await this.memento.update(CURRENT_KEY, this.conversation.id);
     }
   }
+}
+
+/** The sentence for a failed save: what went wrong in words (no error code), and that nothing is lost yet. */
+function saveFailureMessage(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? l10n.t('the disk is full')
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? l10n.t('the folder cannot be written to')
+        : l10n.t('the file could not be written');
+  return l10n.t(
+    'The conversation could not be saved: {0}. It stays open in this window, and saving is tried again.',
+    reason,
+  );
 }
