@@ -124,7 +124,9 @@ describe('chat: saves that fail, and the last save', () => {
       for (const piece of ['Hel', 'lo ', 'wörld']) {
         reply.content += piece;
         calls = 0;
-        const parsed = JSON.parse(encoder.encode(c, 'rev').toString('utf8')) as Conversation & { revision: string };
+        const parsed = JSON.parse(Buffer.concat(encoder.encode(c, 'rev')).toString('utf8')) as Conversation & {
+          revision: string;
+        };
         assert.equal(parsed.revision, 'rev');
         assert.deepEqual(parsed.messages, c.messages);
         if (piece !== 'Hel') {
@@ -136,7 +138,7 @@ describe('chat: saves that fail, and the last save', () => {
     }
     reply.status = 'done';
     c.messages[0] = { ...c.messages[0], content: 'edited' };
-    const parsed = JSON.parse(encoder.encode(c, 'rev2').toString('utf8')) as Conversation;
+    const parsed = JSON.parse(Buffer.concat(encoder.encode(c, 'rev2')).toString('utf8')) as Conversation;
     assert.deepEqual(parsed.messages, c.messages);
   });
 

@@ -21,10 +21,10 @@ export class ConversationEncoder {
   private readonly cache = new WeakMap<StoredMessage, Encoded>();
 
   /**
-   * The file's bytes: `JSON.parse` of them gives the conversation at the current version, and they start with
-   * `revision` (see revisionFile).
+   * The file's bytes, as chunks to write in order (`writev`: a 32 MB history is not even copied into one buffer).
+   * `JSON.parse` of them gives the conversation at the current version; they start with `revision` (revisionFile).
    */
-  encode(conversation: Conversation, revision: string): Buffer {
+  encode(conversation: Conversation, revision: string): Buffer[] {
     const { messages, ...header } = conversation;
     const head = JSON.stringify({ revision, ...header, version: CONVERSATION_VERSION });
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"messages":[`)];
@@ -35,7 +35,7 @@ export class ConversationEncoder {
       chunks.push(this.encodeMessage(message));
     });
     chunks.push(END);
-    return Buffer.concat(chunks);
+    return chunks;
   }
 
   private encodeMessage(message: StoredMessage): Buffer {

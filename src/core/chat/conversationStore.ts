@@ -1,4 +1,5 @@
-import { promises as fs, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { promises as fs, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { writevSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { describeError } from '../errors';
@@ -175,7 +176,7 @@ export class ConversationStore implements Stoppable {
       const temp = this.tempOf(file);
       const revision = this.revisions.next();
       try {
-        writeFileSync(temp, this.encoder.encode(latest, revision));
+        writeChunksSync(temp, this.encoder.encode(latest, revision));
         renameSync(temp, file);
         this.remember(latest, revision);
       } catch (error) {
@@ -289,7 +290,7 @@ export class ConversationStore implements Stoppable {
     const temp = this.tempOf(file);
     const revision = this.revisions.next();
     try {
-      await fs.writeFile(temp, this.encoder.encode(conversation, revision));
+      await writeChunks(temp, this.encoder.encode(conversation, revision));
       if (generation <= this.syncGeneration) {
         await fs.rm(temp, { force: true });
         return false;
@@ -411,6 +412,33 @@ export class ConversationStore implements Stoppable {
 
 function parseFile(text: string, keepStreaming = true): Conversation | undefined {
   return parseConversation(JSON.parse(text), keepStreaming);
+}
+
+/** Writes `chunks` to a new file in one `writev` (libuv loops over partial writes and the system's vector limit). */
+async function writeChunks(file: string, chunks: Buffer[]): Promise<void> {
+  const handle = await fs.open(file, 'w');
+  try {
+    const { bytesWritten } = await handle.writev(chunks);
+    checkWritten(bytesWritten, chunks);
+  } finally {
+    await handle.close();
+  }
+}
+
+function writeChunksSync(file: string, chunks: Buffer[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    checkWritten(writevSync(fd, chunks), chunks);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkWritten(written: number, chunks: Buffer[]): void {
+  const expected = chunks.reduce((sum, c) => sum + c.length, 0);
+  if (written !== expected) {
+    throw new Error(`Short write: ${written} of ${expected} bytes`);
+  }
 }
 
 /** Another window's file, read blocking; undefined when it is damaged (this window's copy is then written). */
