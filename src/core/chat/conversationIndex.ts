@@ -16,6 +16,8 @@ export class IndexFile {
   revision: string | undefined;
   private tempCount = 0;
   private readonly revisions: Revisions;
+  /** What this window last wrote, to apply the next change to without reading the file again. */
+  private written: { revision: string; map: Map<string, ConversationSummary> } | undefined;
 
   constructor(
     private readonly file: string,
@@ -50,7 +52,11 @@ export class IndexFile {
 
   /** Applies `change` to the index on disk; returns the entries as written. */
   async apply(change: IndexChange): Promise<Map<string, ConversationSummary>> {
-    const map = await this.read();
+    // The index as this window last wrote it, unless another window wrote it since (a streaming save reads 256 bytes).
+    const map =
+      this.written && (await revisionOf(this.file)) === this.written.revision
+        ? new Map(this.written.map)
+        : await this.read();
     if (!applyTo(map, change)) {
       return map;
     }
@@ -60,6 +66,7 @@ export class IndexFile {
       await fs.writeFile(temp, serialize(map, revision), 'utf8');
       await fs.rename(temp, this.file);
       this.revision = revision;
+      this.written = { revision, map: new Map(map) };
     } catch (error) {
       await fs.rm(temp, { force: true }).catch(() => undefined);
       throw error;
