@@ -101,9 +101,11 @@ describe('chat: saves that fail, and the last save', () => {
       assert.equal(told.length, 1, 'told once, however often it fails');
       assert.match(told[0], /^The conversation could not be saved: .+\. It stays open in this window/);
       assert.doesNotMatch(told[0], /ENOTDIR|EEXIST|Error/, 'no raw error code');
+      assert.equal(session.saveFailing, true, 'the exit save knows to write');
       fs.rmSync(folder);
       await until(() => fs.existsSync(path.join(folder, `${session.conversation.id}.json`)), 3_000, 'never saved');
       assert.equal(readFile(folder, session.conversation.id).messages.at(-1)?.content, 'typed meanwhile');
+      await until(() => !session.saveFailing, 1_000, 'still marked failing after a save worked');
     } finally {
       session.dispose();
     }

@@ -1,5 +1,4 @@
-import { promises as fs, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { writevSync } from 'node:fs';
+import { promises as fs, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { describeError } from '../errors';
@@ -8,6 +7,7 @@ import { parseConversation, type Conversation } from './conversation';
 import { ConversationEncoder } from './conversationEncoder';
 import { IndexFile, reconcile, type IndexChange } from './conversationIndex';
 import { differs, mergeConversations } from './conversationMerge';
+import { writeChunks, writeChunksSync } from './chunkedFile';
 import { FolderLock } from './folderLock';
 import { noFolderWatcher, type FolderWatcher, type Stoppable } from './folderWatcher';
 import { revisionOf, revisionOfSync, revisionOfText, Revisions } from './revisionFile';
@@ -412,33 +412,6 @@ export class ConversationStore implements Stoppable {
 
 function parseFile(text: string, keepStreaming = true): Conversation | undefined {
   return parseConversation(JSON.parse(text), keepStreaming);
-}
-
-/** Writes `chunks` to a new file in one `writev` (libuv loops over partial writes and the system's vector limit). */
-async function writeChunks(file: string, chunks: Buffer[]): Promise<void> {
-  const handle = await fs.open(file, 'w');
-  try {
-    const { bytesWritten } = await handle.writev(chunks);
-    checkWritten(bytesWritten, chunks);
-  } finally {
-    await handle.close();
-  }
-}
-
-function writeChunksSync(file: string, chunks: Buffer[]): void {
-  const fd = openSync(file, 'w');
-  try {
-    checkWritten(writevSync(fd, chunks), chunks);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function checkWritten(written: number, chunks: Buffer[]): void {
-  const expected = chunks.reduce((sum, c) => sum + c.length, 0);
-  if (written !== expected) {
-    throw new Error(`Short write: ${written} of ${expected} bytes`);
-  }
 }
 
 /** Another window's file, read blocking; undefined when it is damaged (this window's copy is then written). */

@@ -415,7 +415,10 @@ export class ChatController extends DisposableOwner {
     };
   }
 
-  /** The extension is going away mid-reply: keep what arrived (it comes back marked interrupted). */
+  /**
+   * The extension is going away: keep what arrived of a reply (it comes back marked interrupted) and what failing
+   * saves have not written yet.
+   */
   private saveOnExit(): void {
     const running = this.running;
     if (running) {
@@ -425,6 +428,9 @@ export class ChatController extends DisposableOwner {
         reply.notice = INTERRUPTED_NOTICE;
       }
       running.controller.abort();
+    }
+    // Also when saves were failing: the last chance to keep what the retries have not written yet.
+    if (running || this.session.saveFailing) {
       this.session.saveSync();
     }
   }

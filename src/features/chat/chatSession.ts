@@ -77,6 +77,11 @@ export class ChatSession implements vscode.Disposable {
     this.storeListener = store.onDidChange((change) => void this.onStoreChange(change));
   }
 
+  /** Whether the last save failed (a retry is due): what the window shows is not all on disk. */
+  get saveFailing(): boolean {
+    return this.failure !== undefined;
+  }
+
   /** Listens for another window's changes to the conversation shown or to the list. */
   onDidChangeExternally(listener: (change: ExternalChange) => void): { dispose(): void } {
     this.listeners.add(listener);
