@@ -102,9 +102,20 @@ describe('chat: saves that fail, and the last save', () => {
       assert.match(told[0], /^The conversation could not be saved: .+\. It stays open in this window/);
       assert.doesNotMatch(told[0], /ENOTDIR|EEXIST|Error/, 'no raw error code');
       assert.equal(session.saveFailing, true, 'the exit save knows to write');
+      // Switching away while saves fail keeps the conversation in memory, listed, and retried.
+      const left = session.conversation;
+      await session.startNew();
+      session.conversation.messages.push({ id: newId(), role: 'user', content: 'in the next one', createdAt: 6 });
+      await session.saveNow();
+      assert.ok(
+        (await session.list()).some((s) => s.id === left.id),
+        'the conversation left is still listed',
+      );
       fs.rmSync(folder);
       await until(() => fs.existsSync(path.join(folder, `${session.conversation.id}.json`)), 3_000, 'never saved');
-      assert.equal(readFile(folder, session.conversation.id).messages.at(-1)?.content, 'typed meanwhile');
+      assert.equal(readFile(folder, session.conversation.id).messages.at(-1)?.content, 'in the next one');
+      await until(() => fs.existsSync(path.join(folder, `${left.id}.json`)), 3_000, 'the one left was never saved');
+      assert.equal(readFile(folder, left.id).messages.at(-1)?.content, 'typed meanwhile');
       await until(() => !session.saveFailing, 1_000, 'still marked failing after a save worked');
     } finally {
       session.dispose();

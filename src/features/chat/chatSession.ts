@@ -62,6 +62,8 @@ export class ChatSession implements vscode.Disposable {
   private readonly listeners = new Set<(change: ExternalChange) => void>();
   private readonly storeListener: { dispose(): void };
   private disposed = false;
+  /** Conversations left (switched away from) while saves failed: retried with the one shown, kept until written. */
+  private readonly unsaved = new Map<string, Conversation>();
 
   constructor(
     readonly store: ConversationStore,
@@ -100,12 +102,10 @@ export class ChatSession implements vscode.Disposable {
   /** The conversation list, newest first; the current one is listed even before its first save. */
   async list(): Promise<ConversationSummary[]> {
     const stored = await this.store.list();
-    const current = this.conversation;
-    if (current.messages.length === 0) {
-      return stored;
-    }
-    const others = stored.filter((s) => s.id !== current.id);
-    return [summaryOf(current), ...others].sort((a, b) => b.updatedAt - a.updatedAt);
+    const inMemory = [...this.unsaved.values(), this.conversation].filter((c) => c.messages.length > 0);
+    const ids = new Set(inMemory.map((c) => c.id));
+    const others = stored.filter((s) => !ids.has(s.id));
+    return [...inMemory.map(summaryOf), ...others].sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   /**
@@ -154,11 +154,13 @@ export class ChatSession implements vscode.Disposable {
     if (id === this.conversation.id) {
       return true;
     }
-    const loaded = await this.store.load(id);
+    // One left while saves failed is in memory only (and newer than its file).
+    const loaded = this.unsaved.get(id) ?? (await this.store.load(id));
     if (!loaded) {
       return false;
     }
-    await this.saveNow();
+    await this.leave();
+    this.unsaved.delete(id);
     this.conversation = loaded;
     await this.remember();
     return true;
@@ -166,13 +168,22 @@ export class ChatSession implements vscode.Disposable {
 
   /** Starts an empty conversation (saved with its first message). */
   async startNew(): Promise<void> {
-    await this.saveNow();
+    await this.leave();
     this.conversation = newConversation();
     await this.remember();
   }
 
+  /** Saves the conversation shown before another is shown; while saves fail, it is kept to retry with the rest. */
+  private async leave(): Promise<void> {
+    await this.saveNow();
+    if (this.failure && this.conversation.messages.length > 0) {
+      this.unsaved.set(this.conversation.id, this.conversation);
+    }
+  }
+
   /** Deletes a conversation; deleting the current one starts a new one. */
   async delete(id: string): Promise<void> {
+    this.unsaved.delete(id);
     if (id === this.conversation.id) {
       this.saver.cancel();
       this.conversation = newConversation();
@@ -196,10 +207,12 @@ export class ChatSession implements vscode.Disposable {
 
   /** Saves at once, blocking (the extension is going away; an async write might never finish). */
   saveSync(): void {
-    try {
-      this.store.saveSync(this.conversation);
-    } catch (error) {
-      this.log.error(`Chat: could not save the conversation: ${describeError(error)}`);
+    for (const conversation of [...this.unsaved.values(), this.conversation]) {
+      try {
+        this.store.saveSync(conversation);
+      } catch (error) {
+        this.log.error(`Chat: could not save the conversation: ${describeError(error)}`);
+      }
     }
   }
 
@@ -219,6 +232,10 @@ export class ChatSession implements vscode.Disposable {
     if (merged) {
       this.adopt(conversation, merged, sent);
       this.emit({ conversation: true, list: true });
+    }
+    for (const [id, left] of this.unsaved) {
+      await this.store.save(left);
+      this.unsaved.delete(id);
     }
     if (this.failure) {
       clearTimeout(this.failure.timer);
