@@ -215,6 +215,11 @@ describe('chat core: two windows on one conversation folder', () => {
     // The window that deleted it does not write it back from its own copy.
     assert.equal(await a.save(shared), undefined);
     assert.equal(contents(await open().load(shared.id)).length, 4);
+    // Opened again there, it is that window's to write again.
+    const reopened = (await a.load(shared.id))!;
+    turn(reopened, 'written in A after opening it again');
+    await a.save(reopened);
+    assert.equal(contents(await open().load(shared.id)).length, 6);
   });
 
   it('reports a change to the conversation shown within a second, and refresh brings the other turns in', async () => {

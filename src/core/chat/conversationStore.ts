@@ -333,6 +333,8 @@ export class ConversationStore implements Stoppable {
           return undefined;
         }
         this.remember(conversation, revisionOfText(text, stat));
+        // Read again (another window wrote it back after this one deleted it): this window may write it again.
+        this.deleted.delete(id);
         return conversation;
       } finally {
         await handle.close();
