@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { newConversation, newId, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
 import { ConversationStore, type StoreChange } from '../../src/core/chat/conversationStore';
+import { mergeConversations } from '../../src/core/chat/conversationMerge';
 import { nodeFolderWatcher } from '../../src/core/chat/folderWatcher';
 import { silentLogger } from '../../src/core/logger';
 
@@ -244,6 +245,18 @@ describe('chat core: two windows on one conversation folder', () => {
       'Reply to unsaved in A',
     ]);
     assert.equal(await a.refresh(shared), undefined, 'nothing new the second time');
+  });
+
+  it("keeps a removal the other window made on purpose (a regenerated reply) and this window's new turn", () => {
+    const base = newConversation(++clock);
+    turn(base, 'first');
+    const mine = structuredClone(base);
+    const theirs = structuredClone(base);
+    theirs.messages.pop();
+    theirs.messages.push(message('assistant', 'Regenerated reply to first'));
+    turn(mine, 'from A');
+    const merged = mergeConversations({ ids: new Set(base.messages.map((m) => m.id)) }, mine, theirs);
+    assert.deepEqual(contents(merged), ['first', 'Regenerated reply to first', 'from A', 'Reply to from A']);
   });
 
   it('does not report its own writes as changes', async () => {
