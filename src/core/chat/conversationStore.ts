@@ -78,22 +78,18 @@ export class ConversationStore implements Stoppable {
   /** The temp file of an asynchronous rename handed to the system and not yet known to be done. */
   private renaming: string | undefined;
   private readonly listeners = new Set<(change: StoreChange) => void>();
-  private readonly watching: Stoppable;
+  /** Started with the first read or write, not at construction: activation does no I/O. */
+  private watching: Stoppable | undefined;
   private changedNames = new Set<string>();
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly dir: string,
     private readonly log: Logger,
-    watcher: FolderWatcher = noFolderWatcher,
+    private readonly watcher: FolderWatcher = noFolderWatcher,
   ) {
     this.lock = new FolderLock(path.join(dir, LOCK_FILE));
     this.indexFile = new IndexFile(path.join(dir, INDEX_FILE), isConversationId, this.writer);
-    this.watching = watcher.watch(
-      dir,
-      (name) => this.noteChange(name),
-      (error) => this.log.warn(`Chat: cannot watch ${dir} for other windows' changes: ${describeError(error)}`),
-    );
   }
 
   /** Listens for changes other windows make (seen by the watcher or `checkForChanges`). */
@@ -104,12 +100,14 @@ export class ConversationStore implements Stoppable {
 
   /** The conversations, newest first. */
   async list(): Promise<ConversationSummary[]> {
+    this.watch();
     const map = await this.index();
     return [...map.values()].sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   /** Reads one conversation; undefined when it does not exist or cannot be read. */
   async load(id: string): Promise<Conversation | undefined> {
+    this.watch();
     return isConversationId(id) ? this.read(id, false) : undefined;
   }
 
@@ -124,6 +122,7 @@ export class ConversationStore implements Stoppable {
     if (conversation.messages.length === 0 || this.deleted.has(conversation.id)) {
       return undefined;
     }
+    this.watch();
     const generation = ++this.generation;
     return this.serial(async () => {
       await fs.mkdir(this.dir, { recursive: true });
@@ -242,9 +241,18 @@ export class ConversationStore implements Stoppable {
 
   /** Stops watching the folder. */
   dispose(): void {
-    this.watching.dispose();
+    this.watching?.dispose();
+    this.watching = { dispose: () => undefined };
     clearTimeout(this.settleTimer);
     this.listeners.clear();
+  }
+
+  private watch(): void {
+    this.watching ??= this.watcher.watch(
+      this.dir,
+      (name) => this.noteChange(name),
+      (error) => this.log.warn(`Chat: cannot watch ${this.dir} for other windows' changes: ${describeError(error)}`),
+    );
   }
 
   private noteChange(name: string | undefined): void {
