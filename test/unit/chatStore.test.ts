@@ -105,7 +105,7 @@ describe('chat core: conversation store', () => {
   it('serialises concurrent saves: the last one wins', async () => {
     const store = new ConversationStore(dir, silentLogger);
     const c = conversation('C', 1);
-    const saves: Promise<void>[] = [];
+    const saves: Promise<unknown>[] = [];
     for (let i = 0; i < 20; i++) {
       c.messages[1] = { ...c.messages[1], content: `version ${i}` };
       saves.push(store.save(structuredClone(c)));

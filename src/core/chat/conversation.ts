@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorInfo } from '../errors';
 import { l10n } from '../l10n';
-
-/** Bumped when the file format changes incompatibly. */
-export const CONVERSATION_VERSION = 1;
+import { CONVERSATION_VERSION, migrateConversation } from './conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
@@ -78,12 +76,17 @@ export function displayTitle(conversation: Pick<Conversation, 'title'>): string 
 }
 
 /**
- * Reads a conversation from parsed JSON, tolerating missing optional fields and dropping malformed messages.
- * Replies still marked `streaming` (the window went away mid-stream) come back `interrupted`.
+ * Reads a conversation from parsed JSON of any file version (see conversationSchema), tolerating missing optional
+ * fields and dropping malformed messages. Replies still marked `streaming` (the window went away mid-stream) come
+ * back `interrupted`, unless `keepStreaming` (a merge compares the file as another window wrote it).
  * Returns undefined when the value is not a conversation at all.
  */
-export function parseConversation(value: unknown): Conversation | undefined {
-  if (!isRecord(value) || typeof value.id !== 'string' || !Array.isArray(value.messages)) {
+export function parseConversation(input: unknown, keepStreaming = false): Conversation | undefined {
+  if (!isRecord(input)) {
+    return undefined;
+  }
+  const value = migrateConversation(input);
+  if (typeof value.id !== 'string' || !Array.isArray(value.messages)) {
     return undefined;
   }
   const messages = value.messages.map(parseMessage).filter((m): m is StoredMessage => m !== undefined);
@@ -95,7 +98,7 @@ export function parseConversation(value: unknown): Conversation | undefined {
       typeof value.title === 'string' ? value.title : titleFor(messages.find((m) => m.role === 'user')?.content ?? ''),
     createdAt,
     updatedAt: num(value.updatedAt) ?? createdAt,
-    messages: messages.map(markInterrupted),
+    messages: keepStreaming ? messages : messages.map(markInterrupted),
   };
 }
 

@@ -1,8 +1,16 @@
-import { promises as fs, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { promises as fs, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { describeError } from '../errors';
 import type { Logger } from '../logger';
 import { parseConversation, type Conversation } from './conversation';
+import { ConversationEncoder } from './conversationEncoder';
+import { IndexFile, reconcile, type IndexChange } from './conversationIndex';
+import { differs, mergeConversations } from './conversationMerge';
+import { writeChunks, writeChunksSync } from './chunkedFile';
+import { FolderLock } from './folderLock';
+import { noFolderWatcher, type FolderWatcher, type Stoppable } from './folderWatcher';
+import { revisionOf, revisionOfSync, revisionOfText, Revisions } from './revisionFile';
 
 /** One line of the conversation list. */
 export interface ConversationSummary {
@@ -12,10 +20,25 @@ export interface ConversationSummary {
   messageCount: number;
 }
 
+/** What another window changed: conversations whose files changed, and whether the list did. */
+export interface StoreChange {
+  ids: ReadonlySet<string>;
+  list: boolean;
+}
+
+/** What this window last read or wrote of one conversation file: its revision and its messages' ids. */
+interface Base {
+  revision: string;
+  ids: ReadonlySet<string>;
+}
+
 const INDEX_FILE = 'index.json';
+const LOCK_FILE = '.lock';
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** A temp file this old is left over from a crash (a live write takes milliseconds). */
-const STALE_TEMP_MS = 60_000;
+/** File events come in bursts (temp file, rename, index): they are looked at once the burst is over. */
+const SETTLE_MS = 50;
+/** How long a blocking save waits for an asynchronous rename already handed to the system. */
+const RENAME_WAIT_MS = 1_000;
 
 /** Whether `id` is a safe conversation id (it names a file; ids from a webview are checked with this). */
 export function isConversationId(id: unknown): id is string {
@@ -28,76 +51,139 @@ export function summaryOf(c: Conversation): ConversationSummary {
 }
 
 /**
- * Conversations on disk: one JSON file per conversation in `dir`, each written atomically (a temp file, then a
- * rename, so a crash leaves the old or the new file, never half of one), plus an index of titles and times so the
- * list opens without reading every conversation. The index is only a cache: files it does not know (written by
- * another window) are read and added, and entries whose file is gone are dropped. Writes run one at a time.
+ * Conversations on disk, shared by every window: one JSON file per conversation in `dir`, each written atomically
+ * (a temp file, then a rename), plus an index of titles and times. Windows write under one folder lock, and a write
+ * is a compare-and-swap: when the file changed since this window read or wrote it, the other window's turns are
+ * merged in first (mergeConversations), so no write drops turns it did not see. The index is read-modify-written
+ * the same way, and re-read when the watcher reports another window's change. Writes of one window run one at a
+ * time; the blocking save on exit wins over any asynchronous write still under way (a generation counter).
  */
-export class ConversationStore {
+export class ConversationStore implements Stoppable {
   private summaries: Map<string, ConversationSummary> | undefined;
   private loading: Promise<Map<string, ConversationSummary>> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private tempCount = 0;
+  /** Names this store's temp files: unique across processes and across stores of one process. */
+  private readonly writer = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly revisions = new Revisions(this.writer);
+  private readonly bases = new Map<string, Base>();
+  /** Conversations this window deleted: a late save of one does not bring it back. */
+  private readonly deleted = new Set<string>();
+  private readonly encoder = new ConversationEncoder();
+  private readonly lock: FolderLock;
+  private readonly indexFile: IndexFile;
+  /** Every save takes the next number; an asynchronous write at or below `syncGeneration` is dropped. */
+  private generation = 0;
+  private syncGeneration = 0;
+  /** The temp file of an asynchronous rename handed to the system and not yet known to be done. */
+  private renaming: string | undefined;
+  private readonly listeners = new Set<(change: StoreChange) => void>();
+  /** Started with the first read or write, not at construction: activation does no I/O. */
+  private watching: Stoppable | undefined;
+  private changedNames = new Set<string>();
+  private settleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly dir: string,
     private readonly log: Logger,
-  ) {}
+    private readonly watcher: FolderWatcher = noFolderWatcher,
+  ) {
+    this.lock = new FolderLock(path.join(dir, LOCK_FILE));
+    this.indexFile = new IndexFile(path.join(dir, INDEX_FILE), isConversationId, this.writer);
+  }
+
+  /** Listens for changes other windows make (seen by the watcher or `checkForChanges`). */
+  onDidChange(listener: (change: StoreChange) => void): Stoppable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
 
   /** The conversations, newest first. */
   async list(): Promise<ConversationSummary[]> {
+    this.watch();
     const map = await this.index();
     return [...map.values()].sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   /** Reads one conversation; undefined when it does not exist or cannot be read. */
   async load(id: string): Promise<Conversation | undefined> {
-    if (!isConversationId(id)) {
-      return undefined;
-    }
-    try {
-      const text = await fs.readFile(this.fileOf(id), 'utf8');
-      const conversation = parseConversation(JSON.parse(text));
-      return conversation?.id === id ? conversation : undefined;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.log.warn(`Chat: could not read conversation ${id}: ${describeError(error)}`);
-      }
-      return undefined;
-    }
+    this.watch();
+    return isConversationId(id) ? this.read(id, false) : undefined;
   }
 
-  /** Writes a conversation (an empty one is not kept) and updates the index. */
-  async save(conversation: Conversation): Promise<void> {
+  /**
+   * Writes a conversation (an empty one is not kept) and updates the index. When another window changed the file
+   * since this one read it, writes the merge of both and returns it (the caller shows it); else undefined.
+   */
+  async save(conversation: Conversation): Promise<Conversation | undefined> {
     if (!isConversationId(conversation.id)) {
       throw new Error(`Invalid conversation id: ${conversation.id}`);
     }
-    if (conversation.messages.length === 0) {
-      return this.delete(conversation.id);
+    if (conversation.messages.length === 0 || this.deleted.has(conversation.id)) {
+      return undefined;
     }
-    const text = JSON.stringify(conversation);
-    const summary = summaryOf(conversation);
-    await this.serial(async () => {
-      await this.writeAtomic(this.fileOf(conversation.id), text);
-      (await this.index()).set(summary.id, summary);
-      await this.writeIndex();
+    this.watch();
+    const generation = ++this.generation;
+    return this.serial(async () => {
+      await fs.mkdir(this.dir, { recursive: true });
+      return this.lock.run(() => this.write(conversation, generation));
+    });
+  }
+
+  /**
+   * The conversation merged with what another window wrote since this one last read or wrote it; undefined when
+   * the file did not change (or is gone). Nothing is written.
+   */
+  async refresh(conversation: Conversation): Promise<Conversation | undefined> {
+    // In line with this window's writes: a read between a write's rename and its bookkeeping would look foreign.
+    return this.serial(async () => {
+      const base = this.bases.get(conversation.id);
+      const revision = await revisionOf(this.fileOf(conversation.id));
+      if (revision === undefined || revision === base?.revision) {
+        return undefined;
+      }
+      const theirs = await this.read(conversation.id, false);
+      if (!theirs) {
+        return undefined;
+      }
+      const merged = mergeConversations(base ?? { ids: new Set() }, conversation, theirs);
+      return differs(conversation, merged) ? merged : undefined;
     });
   }
 
   /**
    * Writes a conversation at once, blocking: for the moment the extension is disposed mid-stream, when an async
-   * write might never finish. The index is brought up to date at the next start (the folder is reconciled).
+   * write might never finish. No asynchronous write of this window can land after it, and another window's turns
+   * written meanwhile are merged in as in `save`. A failed write leaves no temp file.
    */
   saveSync(conversation: Conversation): void {
     if (!isConversationId(conversation.id) || conversation.messages.length === 0) {
       return;
     }
-    const file = this.fileOf(conversation.id);
-    const temp = `${file}.${process.pid}.${++this.tempCount}.tmp`;
+    this.syncGeneration = ++this.generation;
     mkdirSync(this.dir, { recursive: true });
-    writeFileSync(temp, JSON.stringify(conversation), 'utf8');
-    renameSync(temp, file);
-    this.summaries?.set(conversation.id, summaryOf(conversation));
+    this.waitForRename();
+    this.lock.runSync(() => {
+      const file = this.fileOf(conversation.id);
+      const base = this.bases.get(conversation.id);
+      const current = revisionOfSync(file);
+      let latest = conversation;
+      if (current !== undefined && current !== base?.revision) {
+        const theirs = readSync(file);
+        latest = theirs ? mergeConversations(base ?? { ids: new Set() }, conversation, theirs) : conversation;
+      }
+      const temp = this.tempOf(file);
+      const revision = this.revisions.next();
+      try {
+        writeChunksSync(temp, this.encoder.encode(latest, revision));
+        renameSync(temp, file);
+        this.remember(latest, revision);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw error;
+      }
+      this.updateIndexSync({ set: summaryOf(latest) });
+    });
   }
 
   /** Deletes a conversation's file and its index entry. */
@@ -105,11 +191,14 @@ export class ConversationStore {
     if (!isConversationId(id)) {
       return;
     }
+    this.deleted.add(id);
     await this.serial(async () => {
-      await fs.rm(this.fileOf(id), { force: true });
-      if ((await this.index()).delete(id)) {
-        await this.writeIndex();
-      }
+      await fs.mkdir(this.dir, { recursive: true });
+      await this.lock.run(async () => {
+        await fs.rm(this.fileOf(id), { force: true });
+        this.bases.delete(id);
+        await this.updateIndex({ drop: id });
+      });
     });
   }
 
@@ -118,8 +207,185 @@ export class ConversationStore {
     await this.queue.catch(() => undefined);
   }
 
+  /**
+   * Looks for changes other windows made to the folder (the watcher calls this; a host without one can call it when
+   * the window gains focus) and tells the listeners. `names` are the files to look at; all known ones by default.
+   */
+  async checkForChanges(names?: Iterable<string>): Promise<void> {
+    const files = names ? [...names] : [INDEX_FILE, ...[...this.bases.keys()].map((id) => `${id}.json`)];
+    const ids = new Set<string>();
+    let list = false;
+    for (const name of files) {
+      if (name === INDEX_FILE) {
+        list ||= await this.indexFile.changed();
+        continue;
+      }
+      const id = name.slice(0, -'.json'.length);
+      const revision = await revisionOf(this.fileOf(id));
+      const base = this.bases.get(id);
+      if (base ? revision !== base.revision : revision !== undefined && !this.summaries?.has(id)) {
+        ids.add(id);
+        list = true;
+      }
+    }
+    if (list) {
+      this.summaries = undefined;
+      this.loading = undefined;
+    }
+    if (list || ids.size) {
+      for (const listener of [...this.listeners]) {
+        listener({ ids, list });
+      }
+    }
+  }
+
+  /** Stops watching the folder. */
+  dispose(): void {
+    this.watching?.dispose();
+    this.watching = { dispose: () => undefined };
+    clearTimeout(this.settleTimer);
+    this.listeners.clear();
+  }
+
+  private watch(): void {
+    this.watching ??= this.watcher.watch(
+      this.dir,
+      (name) => this.noteChange(name),
+      (error) => this.log.warn(`Chat: cannot watch ${this.dir} for other windows' changes: ${describeError(error)}`),
+    );
+  }
+
+  private noteChange(name: string | undefined): void {
+    if (
+      name !== undefined &&
+      !(name.endsWith('.json') && (name === INDEX_FILE || isConversationId(name.slice(0, -5))))
+    ) {
+      return;
+    }
+    this.changedNames.add(name ?? INDEX_FILE);
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      const names = this.changedNames;
+      this.changedNames = new Set();
+      this.checkForChanges(name === undefined ? undefined : names).catch((error: unknown) =>
+        this.log.warn(`Chat: could not read another window's change: ${describeError(error)}`),
+      );
+    }, SETTLE_MS);
+  }
+
+  /** Writes under the lock: merges another window's changes first, skips a write the exit save superseded. */
+  private async write(conversation: Conversation, generation: number): Promise<Conversation | undefined> {
+    const id = conversation.id;
+    const base = this.bases.get(id);
+    const revision = await revisionOf(this.fileOf(id));
+    let latest = conversation;
+    if (revision !== undefined && revision !== base?.revision) {
+      const theirs = await this.read(id, true);
+      latest = theirs ? mergeConversations(base ?? { ids: new Set() }, conversation, theirs) : conversation;
+    } else if (revision === undefined && base) {
+      this.log.info(`Chat: conversation ${id} was deleted in another window; it is written again with this one's.`);
+    }
+    if (!(await this.writeFile(latest, generation))) {
+      return undefined;
+    }
+    await this.updateIndex({ set: summaryOf(latest) });
+    return latest !== conversation && differs(conversation, latest) ? latest : undefined;
+  }
+
+  /** Writes atomically; false when a later blocking save superseded this write (then nothing is written). */
+  private async writeFile(conversation: Conversation, generation: number): Promise<boolean> {
+    const file = this.fileOf(conversation.id);
+    const temp = this.tempOf(file);
+    const revision = this.revisions.next();
+    try {
+      await writeChunks(temp, this.encoder.encode(conversation, revision));
+      if (generation <= this.syncGeneration) {
+        await fs.rm(temp, { force: true });
+        return false;
+      }
+      // From here to the rename's end a blocking save waits (waitForRename): it must land last.
+      this.renaming = temp;
+      await fs.rename(temp, file);
+      this.remember(conversation, revision);
+      return true;
+    } catch (error) {
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      this.renaming = undefined;
+    }
+  }
+
+  private remember(conversation: Conversation, revision: string): void {
+    this.bases.set(conversation.id, { revision, ids: new Set(conversation.messages.map((m) => m.id)) });
+  }
+
+  /** Blocks until an asynchronous rename already handed to the system is done (its temp file is gone). */
+  private waitForRename(): void {
+    const until = Date.now() + RENAME_WAIT_MS;
+    while (this.renaming && existsSync(this.renaming) && Date.now() < until) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
+  }
+
+  /** Reads a file and remembers it as this window's base (its revision and its messages). */
+  private async read(id: string, keepStreaming: boolean): Promise<Conversation | undefined> {
+    try {
+      const handle = await fs.open(this.fileOf(id), 'r');
+      try {
+        // The revision and the text come from one open file: a rename by another window cannot split them.
+        const stat = await handle.stat();
+        const text = await handle.readFile('utf8');
+        const conversation = parseFile(text, keepStreaming);
+        if (conversation?.id !== id) {
+          return undefined;
+        }
+        this.remember(conversation, revisionOfText(text, stat));
+        // Read again (another window wrote it back after this one deleted it): this window may write it again.
+        this.deleted.delete(id);
+        return conversation;
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.log.warn(`Chat: could not read conversation ${id}: ${describeError(error)}`);
+      }
+      return undefined;
+    }
+  }
+
+  private async updateIndex(change: IndexChange): Promise<void> {
+    const map = await this.indexFile.apply(change);
+    if (this.summaries) {
+      // Entries other windows wrote come along; files the index does not know yet stay listed.
+      for (const [id, s] of this.summaries) {
+        if (!map.has(id) && !('drop' in change && change.drop === id)) {
+          map.set(id, s);
+        }
+      }
+      this.summaries = map;
+    }
+  }
+
+  private updateIndexSync(change: IndexChange): void {
+    try {
+      this.indexFile.applySync(change);
+      if ('set' in change) {
+        this.summaries?.set(change.set.id, change.set);
+      }
+    } catch (error) {
+      // The folder is reconciled at the next start; the conversation itself is saved.
+      this.log.warn(`Chat: could not update the conversation list: ${describeError(error)}`);
+    }
+  }
+
   private fileOf(id: string): string {
     return path.join(this.dir, `${id}.json`);
+  }
+
+  private tempOf(file: string): string {
+    return `${file}.${this.writer}.${++this.tempCount}.tmp`;
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -128,94 +394,41 @@ export class ConversationStore {
     return next;
   }
 
-  private async writeAtomic(file: string, text: string): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
-    const temp = `${file}.${process.pid}.${++this.tempCount}.tmp`;
-    try {
-      await fs.writeFile(temp, text, 'utf8');
-      await fs.rename(temp, file);
-    } catch (error) {
-      await fs.rm(temp, { force: true }).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  private async writeIndex(): Promise<void> {
-    const conversations = [...(this.summaries?.values() ?? [])];
-    await this.writeAtomic(path.join(this.dir, INDEX_FILE), JSON.stringify({ version: 1, conversations }));
-  }
-
   private index(): Promise<Map<string, ConversationSummary>> {
     if (this.summaries) {
       return Promise.resolve(this.summaries);
     }
-    this.loading ??= this.readIndex().then((map) => (this.summaries = map));
-    return this.loading;
+    const loading = (this.loading ??= this.readIndex().then((map) => {
+      if (this.loading === loading) {
+        this.summaries = map;
+      }
+      return map;
+    }));
+    return loading;
   }
 
   /** Reads the index and reconciles it with the folder. */
   private async readIndex(): Promise<Map<string, ConversationSummary>> {
-    let names: string[];
-    try {
-      names = await fs.readdir(this.dir);
-    } catch {
+    const names = await fs.readdir(this.dir).catch(() => undefined);
+    if (!names) {
       return new Map();
     }
-    const map = new Map<string, ConversationSummary>();
-    for (const s of await this.readIndexFile()) {
-      map.set(s.id, s);
-    }
-    const onDisk = new Set<string>();
-    for (const name of names) {
-      const id = name.endsWith('.json') && name !== INDEX_FILE ? name.slice(0, -5) : undefined;
-      if (id && isConversationId(id)) {
-        onDisk.add(id);
-      } else if (name.endsWith('.tmp')) {
-        await this.removeIfStale(path.join(this.dir, name));
-      }
-    }
-    for (const id of map.keys()) {
-      if (!onDisk.has(id)) {
-        map.delete(id);
-      }
-    }
-    for (const id of onDisk) {
-      if (!map.has(id)) {
-        const conversation = await this.load(id);
-        if (conversation) {
-          map.set(id, summaryOf(conversation));
-        }
-      }
-    }
-    return map;
+    return reconcile(await this.indexFile.read(), names, this.dir, isConversationId, async (id) => {
+      const conversation = await this.load(id);
+      return conversation && summaryOf(conversation);
+    });
   }
+}
 
-  private async readIndexFile(): Promise<ConversationSummary[]> {
-    try {
-      const value = JSON.parse(await fs.readFile(path.join(this.dir, INDEX_FILE), 'utf8')) as {
-        conversations?: unknown;
-      };
-      const list = Array.isArray(value.conversations) ? (value.conversations as Partial<ConversationSummary>[]) : [];
-      return list.filter(
-        (s): s is ConversationSummary =>
-          isConversationId(s.id) &&
-          typeof s.title === 'string' &&
-          typeof s.updatedAt === 'number' &&
-          typeof s.messageCount === 'number',
-      );
-    } catch {
-      return [];
-    }
-  }
+function parseFile(text: string, keepStreaming = true): Conversation | undefined {
+  return parseConversation(JSON.parse(text), keepStreaming);
+}
 
-  private async removeIfStale(file: string): Promise<void> {
-    try {
-      const stat = await fs.stat(file);
-      if (Date.now() - stat.mtimeMs > STALE_TEMP_MS) {
-        await fs.rm(file, { force: true });
-      }
-    } catch {
-      // Another window renamed or removed it meanwhile.
-    }
+/** Another window's file, read blocking; undefined when it is damaged (this window's copy is then written). */
+function readSync(file: string): Conversation | undefined {
+  try {
+    return parseFile(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
   }
 }

@@ -15,7 +15,7 @@ import { ServiceError } from '../../core/errors';
 import { AbortSlot, DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import type { BudgetView, ChatStateView, ConversationMatchView, HostToWebview } from '../../protocol/chatProtocol';
-import type { ChatSession } from './chatSession';
+import type { ChatSession, ExternalChange } from './chatSession';
 import type { ChatSurface } from './chatSurface';
 import { chipView, errorView, messageView, messageViews, modelViews, summaryView } from './chatViews';
 import type { CodeActions } from './codeActions';
@@ -42,6 +42,8 @@ export class ChatController extends DisposableOwner {
   private nextRequestId = 1;
   private readonly loaded: Promise<void>;
   private hasSelection = false;
+  /** Another window changed the conversation while a reply streamed here: the pages are redrawn when it ends. */
+  private redrawAfterReply = false;
   private readonly streamingEmitter = this._register(new vscode.EventEmitter<boolean>());
   /** Fires true when a reply starts streaming and false when it has ended (the status bar listens). */
   readonly onDidChangeStreaming = this.streamingEmitter.event;
@@ -55,6 +57,21 @@ export class ChatController extends DisposableOwner {
     this.loaded = session.init().catch((error: unknown) => services.log.error(`Chat: ${String(error)}`));
     this.hasSelection = actions.hasSelection();
     this._register({ dispose: () => this.saveOnExit() });
+    this._register(session.onDidChangeExternally((change) => void this.onExternalChange(change)));
+  }
+
+  /** Another window changed the conversation shown or the list: every page gets it. */
+  private async onExternalChange(change: ExternalChange): Promise<void> {
+    if (change.conversation && this.running) {
+      // A page draws a streaming reply as the last message; mid-reply it keeps streaming and is redrawn at the end.
+      this.redrawAfterReply = true;
+    } else if (change.conversation) {
+      await this.redraw();
+      return;
+    }
+    if (change.list) {
+      this.broadcast({ type: 'conversations/list', conversations: (await this.session.list()).map(summaryView) });
+    }
   }
 
   /** Whether a reply is being written. */
@@ -359,6 +376,11 @@ export class ChatController extends DisposableOwner {
       this.broadcast({ type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done' });
     }
     await this.session.saveNow();
+    if (this.redrawAfterReply && !this.running) {
+      this.redrawAfterReply = false;
+      await this.redraw();
+      return;
+    }
     this.broadcast({ type: 'conversations/list', conversations: (await this.session.list()).map(summaryView) });
   }
 
@@ -393,7 +415,10 @@ export class ChatController extends DisposableOwner {
     };
   }
 
-  /** The extension is going away mid-reply: keep what arrived (it comes back marked interrupted). */
+  /**
+   * The extension is going away: keep what arrived of a reply (it comes back marked interrupted) and what failing
+   * saves have not written yet.
+   */
   private saveOnExit(): void {
     const running = this.running;
     if (running) {
@@ -403,6 +428,9 @@ export class ChatController extends DisposableOwner {
         reply.notice = INTERRUPTED_NOTICE;
       }
       running.controller.abort();
+    }
+    // Also when saves were failing: the last chance to keep what the retries have not written yet.
+    if (running || this.session.saveFailing) {
       this.session.saveSync();
     }
   }

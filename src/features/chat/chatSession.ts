@@ -7,15 +7,39 @@ import {
   type ConversationMatch,
   type FoldedConversation,
 } from '../../core/chat/conversationSearch';
-import { summaryOf, type ConversationStore, type ConversationSummary } from '../../core/chat/conversationStore';
+import { mergeConversations } from '../../core/chat/conversationMerge';
+import {
+  summaryOf,
+  type ConversationStore,
+  type ConversationSummary,
+  type StoreChange,
+} from '../../core/chat/conversationStore';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/errors';
+import { l10n } from '../../core/l10n';
 import type { Logger } from '../../core/logger';
 
 /** The workspace-state key of the conversation shown in this workspace. */
 const CURRENT_KEY = 'alphaAxo.chat.currentConversation';
 /** How often a streaming reply is written to disk at most. */
 export const STREAM_SAVE_INTERVAL_MS = 500;
+/** The first wait before a failed save is tried again; it doubles up to SAVE_RETRY_MAX_MS. */
+const SAVE_RETRY_MS = 2_000;
+const SAVE_RETRY_MAX_MS = 30_000;
+
+/** What another window changed: the conversation shown (now updated in `conversation`), the list, or both. */
+export interface ExternalChange {
+  conversation: boolean;
+  list: boolean;
+}
+
+/** How a session reaches the user; optional so tests can leave it out. */
+export interface SessionOptions {
+  /** Tells the user a save failed: called once per run of failures, with a sentence to show next to "Show Logs". */
+  onSaveFailure?: (message: string) => void;
+  /** The first wait before a failed save is tried again. */
+  retryMs?: number;
+}
 
 /**
  * The conversation this window shows, the context waiting for the next prompt, and their persistence: the
@@ -33,17 +57,37 @@ export class ChatSession implements vscode.Disposable {
    * measures both).
    */
   private readonly searchCache = new Map<string, { updatedAt: number; folded: FoldedConversation }>();
+  /** Set while saves fail: the user was told, and a retry is due. */
+  private failure: { told: boolean; retryMs: number; timer?: ReturnType<typeof setTimeout> } | undefined;
+  private readonly listeners = new Set<(change: ExternalChange) => void>();
+  private readonly storeListener: { dispose(): void };
+  private disposed = false;
+  /** Conversations left (switched away from) while saves failed: retried with the one shown, kept until written. */
+  private readonly unsaved = new Map<string, Conversation>();
 
   constructor(
     readonly store: ConversationStore,
     private readonly memento: vscode.Memento,
     private readonly log: Logger,
+    private readonly options: SessionOptions = {},
   ) {
     this.saver = new ThrottledTask(
-      () => this.store.save(this.conversation),
+      () => this.saveCurrent(),
       STREAM_SAVE_INTERVAL_MS,
-      (error) => this.log.error(`Chat: could not save the conversation: ${describeError(error)}`),
+      (error) => this.saveFailed(error),
     );
+    this.storeListener = store.onDidChange((change) => void this.onStoreChange(change));
+  }
+
+  /** Whether the last save failed (a retry is due): what the window shows is not all on disk. */
+  get saveFailing(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Listens for another window's changes to the conversation shown or to the list. */
+  onDidChangeExternally(listener: (change: ExternalChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
   }
 
   /** Loads the conversation this workspace showed last (a new one when there is none). */
@@ -58,12 +102,10 @@ export class ChatSession implements vscode.Disposable {
   /** The conversation list, newest first; the current one is listed even before its first save. */
   async list(): Promise<ConversationSummary[]> {
     const stored = await this.store.list();
-    const current = this.conversation;
-    if (current.messages.length === 0) {
-      return stored;
-    }
-    const others = stored.filter((s) => s.id !== current.id);
-    return [summaryOf(current), ...others].sort((a, b) => b.updatedAt - a.updatedAt);
+    const inMemory = [...this.unsaved.values(), this.conversation].filter((c) => c.messages.length > 0);
+    const ids = new Set(inMemory.map((c) => c.id));
+    const others = stored.filter((s) => !ids.has(s.id));
+    return [...inMemory.map(summaryOf), ...others].sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   /**
@@ -112,11 +154,13 @@ export class ChatSession implements vscode.Disposable {
     if (id === this.conversation.id) {
       return true;
     }
-    const loaded = await this.store.load(id);
+    // One left while saves failed is in memory only (and newer than its file).
+    const loaded = this.unsaved.get(id) ?? (await this.store.load(id));
     if (!loaded) {
       return false;
     }
-    await this.saveNow();
+    await this.leave();
+    this.unsaved.delete(id);
     this.conversation = loaded;
     await this.remember();
     return true;
@@ -124,13 +168,22 @@ export class ChatSession implements vscode.Disposable {
 
   /** Starts an empty conversation (saved with its first message). */
   async startNew(): Promise<void> {
-    await this.saveNow();
+    await this.leave();
     this.conversation = newConversation();
     await this.remember();
   }
 
+  /** Saves the conversation shown before another is shown; while saves fail, it is kept to retry with the rest. */
+  private async leave(): Promise<void> {
+    await this.saveNow();
+    if (this.failure && this.conversation.messages.length > 0) {
+      this.unsaved.set(this.conversation.id, this.conversation);
+    }
+  }
+
   /** Deletes a conversation; deleting the current one starts a new one. */
   async delete(id: string): Promise<void> {
+    this.unsaved.delete(id);
     if (id === this.conversation.id) {
       this.saver.cancel();
       this.conversation = newConversation();
@@ -154,15 +207,98 @@ export class ChatSession implements vscode.Disposable {
 
   /** Saves at once, blocking (the extension is going away; an async write might never finish). */
   saveSync(): void {
-    try {
-      this.store.saveSync(this.conversation);
-    } catch (error) {
-      this.log.error(`Chat: could not save the conversation: ${describeError(error)}`);
+    for (const conversation of [...this.unsaved.values(), this.conversation]) {
+      try {
+        this.store.saveSync(conversation);
+      } catch (error) {
+        this.log.error(`Chat: could not save the conversation: ${describeError(error)}`);
+      }
     }
   }
 
   dispose(): void {
+    this.disposed = true;
     this.saver.dispose();
+    this.storeListener.dispose();
+    this.listeners.clear();
+    clearTimeout(this.failure?.timer);
+  }
+
+  /** Writes the conversation shown; takes in the turns another window added meanwhile (the store merged them). */
+  private async saveCurrent(): Promise<void> {
+    const conversation = this.conversation;
+    const sent = new Set(conversation.messages.map((m) => m.id));
+    const merged = await this.store.save(conversation);
+    if (merged) {
+      this.adopt(conversation, merged, sent);
+      this.emit({ conversation: true, list: true });
+    }
+    for (const [id, left] of this.unsaved) {
+      await this.store.save(left);
+      this.unsaved.delete(id);
+    }
+    if (this.failure) {
+      clearTimeout(this.failure.timer);
+      this.failure = undefined;
+      this.log.info('Chat: the conversation is saved again.');
+    }
+  }
+
+  /**
+   * Takes a merged copy into the conversation shown, keeping what was added here since `sent` (the ids the merge
+   * started from) and the same message objects (a reply streaming into one keeps streaming into what is shown).
+   */
+  private adopt(conversation: Conversation, merged: Conversation, sent: ReadonlySet<string>): void {
+    if (conversation !== this.conversation) {
+      return;
+    }
+    const latest = mergeConversations({ ids: sent }, conversation, merged);
+    conversation.messages = latest.messages;
+    conversation.title = latest.title;
+    conversation.updatedAt = latest.updatedAt;
+  }
+
+  /** A save failed: logged each time, told once per run of failures, tried again with a growing wait. */
+  private saveFailed(error: unknown): void {
+    this.log.error(`Chat: could not save the conversation: ${describeError(error)}`);
+    const failure = (this.failure ??= { told: false, retryMs: this.options.retryMs ?? SAVE_RETRY_MS });
+    if (!failure.told) {
+      failure.told = true;
+      this.options.onSaveFailure?.(saveFailureMessage(error));
+    }
+    if (failure.timer === undefined && !this.disposed) {
+      failure.timer = setTimeout(() => {
+        failure.timer = undefined;
+        this.saver.schedule();
+      }, failure.retryMs);
+      failure.retryMs = Math.min(failure.retryMs * 2, SAVE_RETRY_MAX_MS);
+    }
+  }
+
+  private async onStoreChange(change: StoreChange): Promise<void> {
+    let shown = false;
+    if (change.ids.has(this.conversation.id)) {
+      const conversation = this.conversation;
+      const sent = new Set(conversation.messages.map((m) => m.id));
+      try {
+        const merged = await this.store.refresh(conversation);
+        if (merged) {
+          this.adopt(conversation, merged, sent);
+          shown = true;
+        }
+      } catch (error) {
+        this.log.warn(`Chat: could not read another window's change: ${describeError(error)}`);
+      }
+    }
+    if (shown || change.list) {
+      this.emit({ conversation: shown, list: change.list || shown });
+    }
+  }
+
+  private emit(change: ExternalChange): void {
+    for (const listener of [...this.listeners]) {
+      listener(change);
+    }
   }
 
   private async remember(): Promise<void> {
@@ -170,4 +306,19 @@ export class ChatSession implements vscode.Disposable {
       await this.memento.update(CURRENT_KEY, this.conversation.id);
     }
   }
+}
+
+/** The sentence for a failed save: what went wrong in words (no error code), and that nothing is lost yet. */
+function saveFailureMessage(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? l10n.t('the disk is full')
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? l10n.t('the folder cannot be written to')
+        : l10n.t('the file could not be written');
+  return l10n.t(
+    'The conversation could not be saved: {0}. It stays open in this window, and saving is tried again.',
+    reason,
+  );
 }

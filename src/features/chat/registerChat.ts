@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { contextFromArgs, parseAskArgs } from '../../core/chat/askArgs';
 import { originOf } from '../../core/fetchGuard';
 import { ConversationStore } from '../../core/chat/conversationStore';
+import { nodeFolderWatcher } from '../../core/chat/folderWatcher';
 import { runErrorAction } from '../../host/errorActions';
 import type { Services } from '../../host/services';
 import { ChatController } from './chatController';
@@ -25,8 +26,13 @@ const CONVERSATIONS_DIR = 'conversations';
  */
 export function registerChat(services: Services): { onDidChangeStreaming: vscode.Event<boolean>; entry: ChatEntry } {
   const { context, log, settings, http } = services;
-  const store = new ConversationStore(path.join(context.globalStorageUri.fsPath, CONVERSATIONS_DIR), log);
-  const session = new ChatSession(store, context.workspaceState, log);
+  // Other windows write the same folder: the watcher brings their conversations and turns into this one.
+  const store = new ConversationStore(
+    path.join(context.globalStorageUri.fsPath, CONVERSATIONS_DIR),
+    log,
+    nodeFolderWatcher,
+  );
+  const session = new ChatSession(store, context.workspaceState, log, { onSaveFailure: showSaveFailure });
   const actions = new CodeActions(log, (url, options) =>
     http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
   );
@@ -81,6 +87,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   };
 
   context.subscriptions.push(
+    store,
     session,
     actions,
     controller,
@@ -105,6 +112,22 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     }),
     vscode.window.onDidChangeTextEditorSelection(() => controller.onSelectionChanged()),
     vscode.window.onDidChangeActiveTextEditor(() => controller.onSelectionChanged()),
+    // Where file events do not arrive (some remote and network folders), coming back to the window catches up.
+    vscode.window.onDidChangeWindowState((state) => {
+      if (state.focused) {
+        store.checkForChanges().catch((error: unknown) => log.warn(`Chat: ${String(error)}`));
+      }
+    }),
   );
   return { onDidChangeStreaming: controller.onDidChangeStreaming, entry };
+}
+
+/** Tells the user a save failed, with a way to the log (the session calls this once per run of failures). */
+function showSaveFailure(message: string): void {
+  const showLogs = vscode.l10n.t('Show Logs');
+  void vscode.window.showErrorMessage(message, showLogs).then((choice) => {
+    if (choice === showLogs) {
+      void vscode.commands.executeCommand('alphaAxo.showLogs');
+    }
+  });
 }

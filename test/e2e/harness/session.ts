@@ -8,6 +8,11 @@ export interface WorkbenchSession {
   readonly server: CodeServer;
   readonly browser: Browser;
   readonly page: Page;
+  /**
+   * Opens another workbench window on the same server, in the same browser context as `page` (code-server keeps
+   * secret storage in the browser context, so it sees the same keys): two windows of one user.
+   */
+  openAnotherWindow(): Promise<Page>;
   /** Closes the browser and stops the server (idempotent; `after` calls it too). */
   close(): Promise<void>;
 }
@@ -37,6 +42,11 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
     },
     get page() {
       return required(page, 'page');
+    },
+    async openAnotherWindow() {
+      const other = await required(page, 'page').context().newPage();
+      await openWorkbench(other, required(server, 'server').workbenchUrl());
+      return other;
     },
     close,
   };

@@ -1,0 +1,57 @@
+/**
+ * The versions of the conversation file format and the steps between them. A file says which version wrote it
+ * (`version`; files written before versions existed have none and are version 1); reading runs the steps from that
+ * version up to the current one, in order, before the file is parsed. A new format adds one step at the end of
+ * `UPGRADES`: `CONVERSATION_VERSION` follows by itself, and every older file keeps reading.
+ */
+
+/** A conversation file as JSON, before parsing. */
+export type RawConversation = Record<string, unknown>;
+
+/** Turns a file of version N into one of version N + 1 (it may change `raw` in place and return it). */
+type Upgrade = (raw: RawConversation) => RawConversation;
+
+/**
+ * Version 1 → 2: every message gets an id. Merging two windows' writes matches messages by id, so an id must be the
+ * same wherever the file is read: one derived from the conversation id and the message's place, not a random one.
+ */
+function giveMessagesIds(raw: RawConversation): RawConversation {
+  if (Array.isArray(raw.messages)) {
+    const base = typeof raw.id === 'string' ? raw.id : 'conversation';
+    raw.messages = raw.messages.map((m: unknown, index) =>
+      isRecord(m) && typeof m.id !== 'string' ? { ...m, id: `${base}-${index + 1}` } : m,
+    );
+  }
+  return raw;
+}
+
+/** `UPGRADES[i]` turns version i + 1 into version i + 2. Append here; never change a step that has shipped. */
+const UPGRADES: readonly Upgrade[] = [giveMessagesIds];
+
+/** The version this build writes. */
+export const CONVERSATION_VERSION = UPGRADES.length + 1;
+
+/** The version a file says it has: 1 when it says none (files from before versions), or a whole number. */
+export function versionOf(raw: RawConversation): number {
+  const v = raw.version;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : 1;
+}
+
+/**
+ * Brings a conversation file read from disk up to the current version. A file from a newer version (written by a
+ * later build) is left as it is and read as far as this build understands it.
+ */
+export function migrateConversation(raw: RawConversation): RawConversation {
+  let version = versionOf(raw);
+  let value = raw;
+  while (version < CONVERSATION_VERSION) {
+    value = UPGRADES[version - 1]({ ...value });
+    version++;
+    value.version = version;
+  }
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
