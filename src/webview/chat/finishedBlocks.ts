@@ -71,6 +71,8 @@ export class FinishedBlocks {
   private chunk: Chunk | undefined;
   private chunkBlocks = 0;
   private readonly late = new LateReferences<Chunk>();
+  /** Chunks not decorated yet that the page draws now (see decorateShown). */
+  private readonly shown = new WeakSet<HTMLElement>();
 
   constructor(
     private readonly decorate: Decorate,
@@ -190,9 +192,11 @@ export class FinishedBlocks {
     const target = event.target as HTMLElement;
     const skipped = (event as ContentVisibilityAutoStateChangeEvent).skipped;
     if (target.classList.contains(PLAIN)) {
-      if (!skipped) {
-        target.classList.remove(PLAIN);
-        this.decorate(target, 'final');
+      if (skipped) {
+        this.shown.delete(target);
+      } else {
+        this.shown.add(target);
+        this.schedule(() => this.decorateShown(target));
       }
       return;
     }
@@ -205,6 +209,17 @@ export class FinishedBlocks {
       this.sleepSoon(section);
     } else if (section.asleep) {
       this.wake(section);
+    }
+  }
+
+  /**
+   * Decorates a chunk (code highlighted, toolbars) once the page is idle, if it is still shown then: while a fast
+   * reply streams past, the chunks scrolled through are not highlighted for a moment each, only those that stay.
+   */
+  private decorateShown(chunk: HTMLElement): void {
+    if (this.shown.has(chunk) && chunk.classList.contains(PLAIN)) {
+      chunk.classList.remove(PLAIN);
+      this.decorate(chunk, 'final');
     }
   }
 
