@@ -33,7 +33,8 @@ export function stripFaultDirective(text: string): string {
  * Directives in the last user message (anywhere in its text), first match wins in this order:
  * `#echo` → that message's content exactly; `#long:N` → `longReply(N)`; `#hostile` → `hostileReply()`;
  * `#reply:B64` → the UTF-8 text whose base64url encoding is B64 (see `replyDirective`), so a test decides the
- * exact reply, code blocks included, from inside a file whose code goes along in a prompt;
+ * exact reply, code blocks included, from inside a file whose code goes along in a prompt; `#refs` →
+ * `referencesReply()` (reference links whose definitions come at the end, as models often write them);
  * otherwise the canned markdown reply, ending with `Messages received: N.`.
  */
 export function chatReply(messages: readonly ChatMessage[]): string {
@@ -51,6 +52,9 @@ export function chatReply(messages: readonly ChatMessage[]): string {
   const given = /#reply:([A-Za-z0-9_-]+)/.exec(last);
   if (given) {
     return Buffer.from(given[1], 'base64url').toString('utf8');
+  }
+  if (/#refs\b/.test(last)) {
+    return referencesReply();
   }
   return defaultReply(last, messages.length);
 }
@@ -142,5 +146,31 @@ export function hostileReply(): string {
     'Remote image: ![remote](https://example.com/pixel.png)',
     '',
     'A [safe link](https://example.com/docs) that may be opened.',
+  ].join('\n');
+}
+
+/** The address each reference of `referencesReply()` points to, by its link text. */
+export const REFERENCE_URLS = {
+  'the guide': 'https://example.com/guide',
+  'the API reference': 'https://example.com/api',
+  'the diagram': 'https://example.com/diagram.png',
+} as const;
+
+/**
+ * A reply that uses reference-style links and an image whose definitions come only at its end, after a list: the
+ * text using them is finished (drawn) long before they arrive.
+ */
+export function referencesReply(): string {
+  return [
+    'Read [the guide][1] first, then [the API reference][api].',
+    '',
+    '1. Install it as [the guide][1] says.',
+    '2. Compare with ![the diagram][fig].',
+    '',
+    'That is all.',
+    '',
+    `[1]: ${REFERENCE_URLS['the guide']}`,
+    `[api]: ${REFERENCE_URLS['the API reference']} "API"`,
+    `[fig]: ${REFERENCE_URLS['the diagram']}`,
   ].join('\n');
 }

@@ -1,28 +1,14 @@
 import * as assert from 'node:assert/strict';
 import {
-  definitionsOf,
+  addDefinitions,
   lexBlocks,
+  newLinkMap,
   normaliseNewlines,
   renderBlocks,
   splitFinished,
+  undefinedLabels,
 } from '../../src/webview/chat/markdownBlocks';
-
-/** Renders a text the way the stream renderer does when it arrives in `cuts` pieces: finished blocks once, then the rest. */
-function renderIncrementally(text: string, cuts: number[]): string {
-  let finishedEnd = 0;
-  let html = '';
-  let links = {};
-  for (const cut of [...cuts, text.length]) {
-    const tail = text.slice(finishedEnd, cut);
-    const tokens = lexBlocks(tail, links);
-    const split = splitFinished(tokens);
-    links = { ...definitionsOf(split.finished), ...links };
-    html += renderBlocks(split.finished, links);
-    finishedEnd += split.finishedLength;
-  }
-  const rest = lexBlocks(text.slice(finishedEnd), links);
-  return html + renderBlocks(rest, { ...links, ...rest.links });
-}
+import { everyChar, random, renderStreamed, renderWhole } from '../support/streamedMarkdown';
 
 const SAMPLE = [
   '# Title',
@@ -65,20 +51,9 @@ const SAMPLE = [
   'print("never closed")',
 ].join('\n');
 
-/** A deterministic pseudo-random sequence. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('chat webview: finished Markdown blocks', () => {
   it('the tokens of a text cover every character of it', () => {
-    const tokens = lexBlocks(SAMPLE, {});
+    const tokens = lexBlocks(SAMPLE, newLinkMap());
     assert.equal(
       tokens.reduce((sum, t) => sum + t.raw.length, 0),
       SAMPLE.length,
@@ -86,7 +61,7 @@ describe('chat webview: finished Markdown blocks', () => {
   });
 
   it('keeps only the last block live', () => {
-    const split = splitFinished(lexBlocks('# A\n\npara\n\n- item', {}));
+    const split = splitFinished(lexBlocks('# A\n\npara\n\n- item', newLinkMap()));
     assert.deepEqual(
       split.finished.map((t) => t.type),
       ['heading', 'space', 'paragraph', 'space'],
@@ -99,26 +74,44 @@ describe('chat webview: finished Markdown blocks', () => {
     assert.deepEqual(splitFinished([]).finished, []);
   });
 
+  it('keeps a list or a definition before the last block live: the last block may still join it', () => {
+    const types = (text: string): string[] => splitFinished(lexBlocks(text, newLinkMap())).live.map((t) => t.type);
+    // `3` may become the list's third item (`3. bar`), the quote mark the definition's title on its next line.
+    assert.deepEqual(types('para\n\n1. foo\n2.\n3'), ['list', 'paragraph']);
+    assert.deepEqual(types("[a]: /url\n'ti"), ['def', 'paragraph']);
+    // After a blank line a definition is complete.
+    assert.deepEqual(types("[a]: /url\n\n'ti"), ['paragraph']);
+  });
+
+  it('takes definitions from quotes and list items too, the first of a label winning, whatever the label', () => {
+    const links = newLinkMap();
+    const text = '> [Quoted]: /q\n\n- [listed]: /l\n\n[constructor]: /c\n[quoted]: /second\n';
+    assert.deepEqual(addDefinitions(lexBlocks(text, newLinkMap()), links).sort(), ['constructor', 'listed', 'quoted']);
+    assert.equal(links.quoted.href, '/q');
+    assert.deepEqual(undefinedLabels('[Quoted] [new  Label][] `a[i]`', links), ['new label', 'i']);
+  });
+
   it('rendering in pieces gives the same HTML as rendering the whole, wherever the text is cut', () => {
-    const whole = renderBlocks(lexBlocks(SAMPLE, {}), lexBlocks(SAMPLE, {}).links);
+    const whole = renderWhole(SAMPLE);
     for (let seed = 1; seed <= 60; seed++) {
       const next = random(seed);
       const cuts: number[] = [];
       for (let at = 0; at < SAMPLE.length; at += 1 + Math.floor(next() * 12)) {
         cuts.push(at);
       }
-      assert.equal(renderIncrementally(SAMPLE, cuts), whole, `seed ${seed}`);
+      assert.equal(renderStreamed(SAMPLE, cuts), whole, `seed ${seed}`);
     }
   });
 
   it('one character at a time gives the same HTML too', () => {
-    const whole = renderBlocks(lexBlocks(SAMPLE, {}), lexBlocks(SAMPLE, {}).links);
-    const cuts = Array.from({ length: SAMPLE.length }, (_, i) => i);
-    assert.equal(renderIncrementally(SAMPLE, cuts), whole);
+    assert.equal(renderStreamed(SAMPLE, everyChar(SAMPLE)), renderWhole(SAMPLE));
   });
 
   it('shows raw HTML as text and turns images into click-to-load placeholders', () => {
-    const html = renderBlocks(lexBlocks('<script>alert(1)</script>\n\n![pic](https://x.example/p.png)', {}), {});
+    const html = renderBlocks(
+      lexBlocks('<script>alert(1)</script>\n\n![pic](https://x.example/p.png)', newLinkMap()),
+      newLinkMap(),
+    );
     assert.ok(!html.includes('<script>'), html);
     assert.match(html, /&#60;script&#62;/);
     assert.ok(!html.includes('<img'), html);

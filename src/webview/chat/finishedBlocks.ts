@@ -1,5 +1,6 @@
 import type { Token } from 'marked';
-import { lexBlocks, renderBlocks, type LinkMap } from './markdownBlocks';
+import { LateReferences } from './lateReferences';
+import { lexBlocks, proseOf, renderBlocks, type LinkMap } from './markdownBlocks';
 import { whenIdle, type Schedule } from './olderMessages';
 import { safeFragment } from './safeHtml';
 import type { DecorateStage } from './codeBlocks';
@@ -38,6 +39,15 @@ interface Section {
   skipped: boolean;
   /** Its blocks are not on the page: only its height is. */
   asleep: boolean;
+  /** Its chunks while it is awake. */
+  chunks: Chunk[];
+}
+
+/** A chunk of blocks and where the Markdown they were drawn from lies in the reply's text. */
+interface Chunk {
+  element: HTMLElement;
+  start: number;
+  end: number;
 }
 
 /**
@@ -46,7 +56,9 @@ interface Section {
  * - in a reply of more than SLEEP_AFTER_CHARS, a section the page stops drawing (scrolled well out of view) goes to
  *   sleep when the page is idle: its elements leave the page and only its height stays; it is drawn again from its
  *   Markdown when it comes back into view. A reply of megabytes then keeps a few thousand elements on the page
- *   instead of hundreds of thousands, whose tracing by the garbage collector blocked the page for a second and more.
+ *   instead of hundreds of thousands, whose tracing by the garbage collector blocked the page for a second and more;
+ * - a chunk that uses a reference label defined only later (`[1]: https://…` at the end of a reply) is drawn again
+ *   when the definition is finished, so the reply ends as its whole text renders.
  */
 export class FinishedBlocks {
   readonly element: HTMLElement;
@@ -56,8 +68,11 @@ export class FinishedBlocks {
   /** The section blocks are appended to (never put to sleep). */
   private section: Section | undefined;
   private sectionChunks = 0;
-  private chunk: HTMLElement | undefined;
+  private chunk: Chunk | undefined;
   private chunkBlocks = 0;
+  private readonly late = new LateReferences<Chunk>();
+  /** Chunks not decorated yet that the page draws now (see decorateShown). */
+  private readonly shown = new WeakSet<HTMLElement>();
 
   constructor(
     private readonly decorate: Decorate,
@@ -80,33 +95,41 @@ export class FinishedBlocks {
     this.chars = 0;
     this.section = undefined;
     this.chunk = undefined;
+    this.late.clear();
     this.element.replaceChildren();
   }
 
   /**
    * Renders finished blocks and appends them, a chunk of at most BLOCKS_PER_CHUNK blocks at a time. Their text must
-   * follow the text of the blocks appended before (`text()` has it by the time the page is next drawn).
+   * follow the text of the blocks appended before, and `text()` must have it. They were lexed with `lexed`; `added`
+   * are the labels their definitions added to `links()`: chunks that used one are drawn again.
    */
-  append(tokens: Token[], links: LinkMap): void {
+  append(tokens: Token[], lexed: LinkMap, added: readonly string[]): void {
     const sleptBefore = this.sleeps;
     for (let i = 0; i < tokens.length;) {
       if (!this.chunk || !this.section || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
         if (!this.section || this.sectionChunks >= CHUNKS_PER_SECTION) {
           this.startSection();
         }
-        this.chunk = newChunk();
-        this.section?.element.append(this.chunk);
+        const section = this.section as Section;
+        this.chunk = newChunk(this.chars);
+        section.chunks.push(this.chunk);
+        section.element.append(this.chunk.element);
         this.sectionChunks++;
         this.chunkBlocks = 0;
       }
       const [end, blocks] = batchEnd(tokens, i, BLOCKS_PER_CHUNK - this.chunkBlocks);
       const batch = tokens.slice(i, end);
-      this.fill(this.chunk, batch, links);
+      this.fill(this.chunk, batch, lexed);
       // The tokens' raw text is what the lexer consumed: their lengths add up to the reply's text.
       this.chars += batch.reduce((sum, t) => sum + t.raw.length, 0);
+      this.chunk.end = this.chars;
       (this.section as Section).end = this.chars;
       this.chunkBlocks += blocks;
       i = end;
+    }
+    for (const chunk of this.late.defined(added)) {
+      this.redraw(chunk);
     }
     if (this.sleeps && !sleptBefore) {
       // The reply just grew long enough: the sections already out of view sleep now.
@@ -118,14 +141,33 @@ export class FinishedBlocks {
     }
   }
 
+  /** The reply ended: chunks drawn with a definition that was still being written are drawn again. */
+  settle(): void {
+    for (const chunk of this.late.unsettled()) {
+      this.redraw(chunk);
+    }
+  }
+
   /**
-   * Renders blocks into a chunk, decorated as far as the chunk was shown: a chunk already shown is not told again,
-   * so blocks added to it are decorated in full as they come.
+   * Renders blocks lexed with `lexed` into a chunk, decorated as far as the chunk was shown: a chunk already shown is
+   * not told again, so blocks added to it are decorated in full as they come.
    */
-  private fill(chunk: HTMLElement, tokens: Token[], links: LinkMap): void {
+  private fill(chunk: Chunk, tokens: Token[], lexed: LinkMap): void {
+    const links = this.links();
     const fragment = safeFragment(renderBlocks(tokens, links));
-    this.decorate(fragment, chunk.classList.contains(PLAIN) ? 'plain' : 'final');
-    chunk.append(fragment);
+    this.decorate(fragment, stageOf(chunk));
+    chunk.element.append(fragment);
+    this.late.note(chunk, proseOf(tokens), links, lexed);
+  }
+
+  /** Draws a chunk again from its Markdown with the definitions known now. */
+  private redraw(chunk: Chunk): void {
+    const links = this.links();
+    const tokens = lexBlocks(this.text().slice(chunk.start, chunk.end), links);
+    const fragment = safeFragment(renderBlocks(tokens, links));
+    this.decorate(fragment, stageOf(chunk));
+    chunk.element.replaceChildren(fragment);
+    this.late.note(chunk, proseOf(tokens), links, links);
   }
 
   /** Whether sections out of view sleep (the reply is long enough). */
@@ -137,7 +179,7 @@ export class FinishedBlocks {
     const previous = this.section;
     const element = document.createElement('div');
     element.className = 'section';
-    this.section = { element, start: this.chars, end: this.chars, skipped: false, asleep: false };
+    this.section = { element, start: this.chars, end: this.chars, skipped: false, asleep: false, chunks: [] };
     this.sections.set(element, this.section);
     this.sectionChunks = 0;
     this.element.append(element);
@@ -150,9 +192,11 @@ export class FinishedBlocks {
     const target = event.target as HTMLElement;
     const skipped = (event as ContentVisibilityAutoStateChangeEvent).skipped;
     if (target.classList.contains(PLAIN)) {
-      if (!skipped) {
-        target.classList.remove(PLAIN);
-        this.decorate(target, 'final');
+      if (skipped) {
+        this.shown.delete(target);
+      } else {
+        this.shown.add(target);
+        this.schedule(() => this.decorateShown(target));
       }
       return;
     }
@@ -168,6 +212,17 @@ export class FinishedBlocks {
     }
   }
 
+  /**
+   * Decorates a chunk (code highlighted, toolbars) once the page is idle, if it is still shown then: while a fast
+   * reply streams past, the chunks scrolled through are not highlighted for a moment each, only those that stay.
+   */
+  private decorateShown(chunk: HTMLElement): void {
+    if (this.shown.has(chunk) && chunk.classList.contains(PLAIN)) {
+      chunk.classList.remove(PLAIN);
+      this.decorate(chunk, 'final');
+    }
+  }
+
   /** Puts a section to sleep when the page is idle, if it is still off screen then. */
   private sleepSoon(section: Section): void {
     this.schedule(() => {
@@ -177,6 +232,10 @@ export class FinishedBlocks {
       // A skipped section has the size it had when last drawn (contain-intrinsic-size: auto); it keeps it.
       section.element.style.height = `${section.element.getBoundingClientRect().height}px`;
       section.element.replaceChildren();
+      for (const chunk of section.chunks) {
+        this.late.forget(chunk);
+      }
+      section.chunks = [];
       section.asleep = true;
     });
   }
@@ -185,11 +244,16 @@ export class FinishedBlocks {
   private wake(section: Section): void {
     const links = this.links();
     const tokens = lexBlocks(this.text().slice(section.start, section.end), links);
+    let start = section.start;
     for (let i = 0; i < tokens.length;) {
       const [end] = batchEnd(tokens, i, BLOCKS_PER_CHUNK);
-      const chunk = newChunk();
-      this.fill(chunk, tokens.slice(i, end), links);
-      section.element.append(chunk);
+      const batch = tokens.slice(i, end);
+      const chunk = newChunk(start);
+      start += batch.reduce((sum, t) => sum + t.raw.length, 0);
+      chunk.end = start;
+      this.fill(chunk, batch, links);
+      section.chunks.push(chunk);
+      section.element.append(chunk.element);
       i = end;
     }
     section.asleep = false;
@@ -210,8 +274,13 @@ function batchEnd(tokens: Token[], start: number, room: number): [number, number
   return [end, blocks];
 }
 
-function newChunk(): HTMLElement {
-  const chunk = document.createElement('div');
-  chunk.className = TOLD_WHEN_SHOWN ? `chunk ${PLAIN}` : 'chunk';
-  return chunk;
+function newChunk(start: number): Chunk {
+  const element = document.createElement('div');
+  element.className = TOLD_WHEN_SHOWN ? `chunk ${PLAIN}` : 'chunk';
+  return { element, start, end: start };
+}
+
+/** How far a chunk's blocks are decorated: not at all until it is first shown. */
+function stageOf(chunk: Chunk): DecorateStage {
+  return chunk.element.classList.contains(PLAIN) ? 'plain' : 'final';
 }

@@ -22,6 +22,11 @@ const marked = new Marked({
 /** Link definitions seen so far (`[1]: https://…`), so later blocks can use them. */
 export type LinkMap = TokensList['links'];
 
+/** An empty link map: no prototype, so a label such as `constructor` is not taken for a definition. */
+export function newLinkMap(): LinkMap {
+  return Object.create(null) as LinkMap;
+}
+
 /** Lexes Markdown into block tokens, knowing the link definitions of earlier blocks. */
 export function lexBlocks(source: string, links: LinkMap): TokensList {
   const lexer = new Lexer(OPTIONS);
@@ -36,22 +41,70 @@ export function renderBlocks(tokens: Token[], links: LinkMap): string {
 }
 
 /**
- * The link definitions among `tokens` (`[ref]: https://…`). Only finished blocks' definitions may be kept for
- * later blocks: a definition still being written would otherwise shadow its complete form (the first wins).
+ * Adds the link definitions among `tokens` (`[ref]: https://…`, also inside quotes and list items) to `links`, the
+ * first of a label winning as in the whole text, and returns the labels that were new. Only finished blocks'
+ * definitions may be added: a definition still being written would otherwise shadow its complete form.
  */
-export function definitionsOf(tokens: Token[]): LinkMap {
-  const links: LinkMap = {};
-  for (const t of tokens) {
-    if (t.type === 'def' && !(t.tag in links)) {
-      links[t.tag] = { href: t.href, title: t.title };
+export function addDefinitions(tokens: Token[], links: LinkMap): string[] {
+  const added: string[] = [];
+  const visit = (list: Token[]): void => {
+    for (const t of list) {
+      if (t.type === 'def') {
+        if (!Object.hasOwn(links, t.tag)) {
+          links[t.tag] = { href: t.href, title: t.title };
+          added.push(t.tag);
+        }
+      } else if (t.type === 'blockquote' || t.type === 'list_item') {
+        visit(t.tokens ?? []);
+      } else if (t.type === 'list') {
+        visit((t as Tokens.List).items);
+      }
+    }
+  };
+  visit(tokens);
+  return added;
+}
+
+/** A bracketed text that may be a reference label (`[label]`, `[text][label]`, `![alt][label]`); no nested brackets. */
+const BRACKETED = /\[((?:\\[\s\S]|[^\\[\]])*)\]/g;
+
+/** A label as marked looks it up: trimmed, runs of white space as one space, case folded. */
+export function normaliseLabel(label: string): string {
+  return label.trim().replace(/\s+/g, ' ').toLowerCase().toUpperCase().toLowerCase();
+}
+
+/**
+ * The labels Markdown text may refer to that `links` does not define yet: a definition arriving later (models often
+ * put `[1]: https://…` at the end) changes how the text renders. Every bracketed text counts (an over-estimate,
+ * which only costs a redraw that changes nothing).
+ */
+export function undefinedLabels(text: string, links: LinkMap): string[] {
+  const labels = new Set<string>();
+  if (text.includes(']')) {
+    for (const match of text.matchAll(BRACKETED)) {
+      const label = normaliseLabel(match[1]);
+      if (label && !Object.hasOwn(links, label)) {
+        labels.add(label);
+      }
     }
   }
-  return links;
+  return [...labels];
+}
+
+/** The text of blocks where a reference may be (code blocks cannot have one, though `a[1]` looks like it). */
+export function proseOf(tokens: Token[]): string {
+  let text = '';
+  for (const t of tokens) {
+    if (t.type !== 'code' && t.type !== 'space') {
+      text += t.raw;
+    }
+  }
+  return text;
 }
 
 /** How a streamed text splits: blocks that are finished for good, and the tail still being written. */
 export interface BlockSplit {
-  /** Blocks no later text can change. */
+  /** Blocks no later text can change (but for references they use that are defined later). */
   finished: Token[];
   /** Characters of the source the finished blocks cover. */
   finishedLength: number;
@@ -61,20 +114,32 @@ export interface BlockSplit {
 
 /**
  * Splits the tokens of a growing text: every block before the last one with content is finished (a block
- * followed by another cannot change: a blank line or a new block closed it); the last block stays live.
+ * followed by another cannot change: a blank line or a new block closed it); the last block stays live. Two kinds of
+ * block before it stay live with it, as the last block may still join them: a definition (its title may follow on
+ * the next line) and a list (the last block may become its next item: `1. foo` / `2.` / `3. bar`).
  */
 export function splitFinished(tokens: Token[]): BlockSplit {
-  let last = tokens.length - 1;
-  while (last >= 0 && tokens[last].type === 'space') {
-    last--;
+  let cut = lastContent(tokens, tokens.length);
+  const before = lastContent(tokens, cut);
+  if (before >= 0 && (tokens[before].type === 'list' || (tokens[before].type === 'def' && before === cut - 1))) {
+    cut = before;
   }
-  const cut = Math.max(0, last);
+  cut = Math.max(0, cut);
   const finished = tokens.slice(0, cut);
   return {
     finished,
     finishedLength: finished.reduce((sum, t) => sum + t.raw.length, 0),
     live: tokens.slice(cut),
   };
+}
+
+/** The index of the last token before `end` that is not blank lines, or -1. */
+function lastContent(tokens: Token[], end: number): number {
+  let i = end - 1;
+  while (i >= 0 && tokens[i].type === 'space') {
+    i--;
+  }
+  return i;
 }
 
 /** Markdown text as it may be lexed in pieces: line endings normalised (the lexer counts `\n` only). */

@@ -1,7 +1,8 @@
 import type { Token } from 'marked';
 import {
-  definitionsOf,
+  addDefinitions,
   lexBlocks,
+  newLinkMap,
   normaliseNewlines,
   renderBlocks,
   splitFinished,
@@ -22,8 +23,7 @@ export type { Decorate };
 
 /** Renders a whole Markdown text at once (messages loaded from history). */
 export function renderMarkdownInto(container: HTMLElement, markdown: string, decorate: Decorate): void {
-  const links: LinkMap = {};
-  const tokens = lexBlocks(normaliseNewlines(markdown), links);
+  const tokens = lexBlocks(normaliseNewlines(markdown), newLinkMap());
   const fragment = safeFragment(renderBlocks(tokens, tokens.links));
   decorate(fragment, 'final');
   container.replaceChildren(fragment);
@@ -44,7 +44,8 @@ export class StreamRenderer {
   private tail = '';
   /** A `\r` at the end of a delta, kept until the next one shows whether a `\n` follows. */
   private heldCr = false;
-  private links: LinkMap = {};
+  /** The finished blocks' link definitions. */
+  private links: LinkMap = newLinkMap();
   private frame = 0;
   private readonly finished: FinishedBlocks;
   private readonly liveEl: HTMLElement;
@@ -82,7 +83,7 @@ export class StreamRenderer {
     this.tail = normaliseNewlines(text);
     this.ending = false;
     this.windowChars = WINDOW_CHARS;
-    this.links = {};
+    this.links = newLinkMap();
     this.finished.clear();
     this.liveEl.replaceChildren();
     this.schedule();
@@ -121,9 +122,13 @@ export class StreamRenderer {
   }
 
   private end(): void {
-    this.appendFinished(lexBlocks(this.tail, this.links));
-    this.head += this.tail;
+    const tail = this.tail;
+    const tokens = lexBlocks(tail, this.links);
+    this.head += tail;
     this.tail = '';
+    this.appendFinished(tokens, tokens.links);
+    // Every definition is final now: blocks drawn with one that was still being written are drawn again.
+    this.finished.settle();
     this.liveEl.remove();
     this.onRendered();
   }
@@ -165,9 +170,9 @@ export class StreamRenderer {
       const tokens = lexBlocks(whole ? tail : prefixAtLine(tail, windowChars), this.links);
       const split = splitFinished(tokens);
       if (split.finished.length) {
-        this.appendFinished(split.finished);
         this.head += tail.slice(0, split.finishedLength);
         this.tail = tail.slice(split.finishedLength);
+        this.appendFinished(split.finished, tokens.links);
       }
       if (!whole && split.finished.length === 0) {
         // One block longer than the window (a long code block): widen the window until it ends or takes all,
@@ -192,9 +197,13 @@ export class StreamRenderer {
     }
   }
 
-  private appendFinished(tokens: Token[]): void {
-    this.links = { ...definitionsOf(tokens), ...this.links };
-    this.finished.append(tokens, this.links);
+  /**
+   * Appends finished blocks (their text already added to `head`), lexed with `lexed`. Their definitions join the
+   * finished ones, and earlier blocks that used one of them are drawn again.
+   */
+  private appendFinished(tokens: Token[], lexed: LinkMap): void {
+    const added = addDefinitions(tokens, this.links);
+    this.finished.append(tokens, lexed, added);
   }
 }
 

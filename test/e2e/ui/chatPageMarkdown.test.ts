@@ -1,0 +1,94 @@
+import * as assert from 'node:assert/strict';
+import { tests as examples } from 'commonmark-spec';
+import type { Browser, Page } from 'playwright-core';
+import { openChatPage } from '../../support/chatPage';
+import { launchBrowser } from '../harness/browser';
+
+/**
+ * `window.streamExample(markdown, seed, n)`: streams `markdown` into the page as a reply of `chat/delta` messages of
+ * 1–6 characters, letting a frame pass after about half of them, ends it (waiting for its code to be decorated), and
+ * then shows the same reply loaded from history (rendered whole). Returns both renderings' HTML: the streamed one
+ * without the chunks that group its blocks.
+ */
+const STREAM_EXAMPLE = `
+window.streamExample = async (markdown, seed, n) => {
+  let a = seed;
+  const random = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const post = (message) => window.postMessage(message, '*');
+  const budget = { usedTokens: 0, limitTokens: 200000 };
+  const state = (messages) => ({
+    type: 'chat/state',
+    state: { conversationId: 'example-' + n, title: 'Example', messages, conversations: [], models: [], model: 'alpha',
+      pendingContext: [], budget, hasSelection: false },
+  });
+  const user = { id: 'u' + n, role: 'user', content: 'Example ' + n, createdAt: 1 };
+  post(state([]));
+  await frame();
+  post({ type: 'chat/started', requestId: n, user, conversations: [], budget,
+    reply: { id: 'a' + n, role: 'assistant', content: '', createdAt: 2, status: 'streaming' } });
+  await frame();
+  for (let i = 0; i < markdown.length;) {
+    const size = 1 + Math.floor(random() * 6);
+    post({ type: 'chat/delta', requestId: n, text: markdown.slice(i, i + size) });
+    i += size;
+    if (random() < 0.5) await frame();
+  }
+  post({ type: 'chat/done', requestId: n, status: 'done' });
+  for (let i = 0; i < 50 && document.querySelector('.live-block'); i++) await frame();
+  const content = () => document.querySelector('main.log article:last-of-type .content');
+  // Code in view is decorated when the page is next idle.
+  for (let i = 0; i < 50 && content().querySelector('.code-block.bare'); i++) await frame();
+  const streamed = Array.from(content().querySelectorAll('.blocks .chunk'), (c) => c.innerHTML).join('');
+  post(state([user, { id: 'a' + n, role: 'assistant', content: markdown, createdAt: 2, status: 'done' }]));
+  await frame();
+  await frame();
+  return { streamed, whole: content().innerHTML };
+};
+`;
+
+/**
+ * The built chat page in Chromium, fed real protocol messages: the CommonMark examples whose rendering depends on
+ * text that comes later (link reference definitions, lists), streamed over real frames through the page's
+ * StreamRenderer, end exactly as the same reply loaded from history.
+ */
+describe('Chat page: streamed Markdown ends as the whole reply renders', function () {
+  this.timeout(180_000);
+  let browser: Browser | undefined;
+  let page: Page;
+
+  before(async () => {
+    browser = await launchBrowser('chat-page-markdown');
+    page = await openChatPage(browser);
+    await page.addScriptTag({ content: STREAM_EXAMPLE });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('every CommonMark example with a link definition or in the Lists section ends as loaded from history', async () => {
+    const chosen = examples.filter((e) => e.markdown.includes(']:') || e.section === 'Lists');
+    assert.ok(chosen.length > 100, `${chosen.length} examples`);
+    const differences: string[] = [];
+    for (const example of chosen) {
+      const { streamed, whole } = (await page.evaluate(
+        ([markdown, seed, n]) =>
+          (
+            globalThis as unknown as {
+              streamExample(m: string, s: number, n: number): Promise<{ streamed: string; whole: string }>;
+            }
+          ).streamExample(markdown, seed, n),
+        [example.markdown, example.number * 7 + 1, example.number] as const,
+      )) as { streamed: string; whole: string };
+      if (streamed !== whole) {
+        differences.push(`example ${example.number}: ${JSON.stringify(example.markdown)}\n  streamed: ${streamed}`);
+      }
+    }
+    assert.deepEqual(differences, [], `${differences.length} of ${chosen.length} differ:\n${differences.join('\n')}`);
+  });
+});
