@@ -1,6 +1,6 @@
 import { chatReply, type ChatMessage } from './chatContent';
 import type { RequestContext } from './context';
-import { streamReply } from './sseStream';
+import { isFraming, streamReply } from './sseStream';
 
 /** Chat model identifiers `/v1/alpha` accepts. */
 export const CHAT_MODELS: readonly string[] = ['alpha'];
@@ -57,7 +57,7 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   }
   const reply = chatReply(request.messages);
   if (request.stream) {
-    await streamReply(ctx, reply);
+    await streamReply(ctx, reply, isFraming(ctx.framing) ? ctx.framing : 'standard');
     return;
   }
   const shape = ctx.shapes.find((s) => CHAT_SHAPES.includes(s));

@@ -13,6 +13,11 @@
  *   the same path), redirect-other-origin (same, to the second listener), stall-headers, slow-headers (1.5 s),
  *   cut / stall on JSON bodies (half the body, then destroyed / held), shape:NAME[,NAME] (like X-Fake-Shape).
  *   Stream-only faults on a non-stream request are ignored.
+ *
+ * How a stream is framed is not a fault but a separate choice that combines with any of them (see `Framing` in
+ * sseStream.ts): the `X-Fake-Framing` header, a `#framing:NAME` directive, or the service-wide `framing` option
+ * (`--framing` on the CLI, `setFraming`). `lines` sends one `data:` line per event, no blank line, and holds the
+ * connection open for 3 s after `data: [DONE]`.
  */
 import type * as http from 'node:http';
 
