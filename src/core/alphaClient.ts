@@ -1,9 +1,14 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
+import type { HttpResponse } from './http';
+import { isEventStream } from './mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
 import { l10n } from './l10n';
+
+/** How long a stream's response may take to end by itself after `[DONE]` before its connection is closed. */
+export const DONE_GRACE_MS = 200;
 
 /** One message of a conversation as the service takes it. */
 export interface ChatMessage {
@@ -30,14 +35,41 @@ export class AlphaClient {
    */
   async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
     const res = await this.post(request, true, signal);
-    const type = res.headers['content-type'] ?? '';
-    if (!type.includes('text/event-stream')) {
+    if (!isEventStream(res.headers['content-type'])) {
       // The server ignored `stream: true` and answered in one piece.
       yield normalizeChatReply(await readJson(res, 'chat', signal));
       return;
     }
+    yield* this.readStream(res, signal);
+  }
+
+  /**
+   * Sends the conversation and returns the whole reply, normalised from any of the known shapes. A service that
+   * streams anyway (answers `text/event-stream`) is read as a stream and its text returned whole.
+   */
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<string> {
+    const res = await this.post(request, false, signal);
+    if (!isEventStream(res.headers['content-type'])) {
+      return normalizeChatReply(await readJson(res, 'chat', signal));
+    }
+    let text = '';
+    for await (const delta of this.readStream(res, signal)) {
+      text += delta;
+    }
+    if (signal?.aborted) {
+      throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { keyKind: 'chat' });
+    }
+    return text;
+  }
+
+  /**
+   * The deltas of an event-stream response. At `[DONE]` the reply is complete at once; the response then gets
+   * `DONE_GRACE_MS` to end by itself, so its connection can be reused, before it is closed.
+   */
+  private async *readStream(res: HttpResponse, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
     const url = urlFor(this.ctx, 'v1/alpha');
     let skipped = 0;
+    let finished = false;
     try {
       yield* readContentDeltas(res.body, {
         onSkipped: (reason, payload) => {
@@ -45,6 +77,7 @@ export class AlphaClient {
           this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
         },
       });
+      finished = true;
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) {
         return;
@@ -62,17 +95,11 @@ export class AlphaClient {
       }
       throw mapped;
     } finally {
-      res.dispose();
+      res.dispose(finished ? DONE_GRACE_MS : 0);
       if (skipped > 0) {
         this.ctx.log.warn(`Stream: ${skipped} event(s) could not be read and were skipped.`);
       }
     }
-  }
-
-  /** Sends the conversation and returns the whole reply, normalised from any of the known shapes. */
-  async complete(request: ChatRequest, signal?: AbortSignal): Promise<string> {
-    const res = await this.post(request, false, signal);
-    return normalizeChatReply(await readJson(res, 'chat', signal));
   }
 
   private async post(request: ChatRequest, stream: boolean, signal?: AbortSignal) {
