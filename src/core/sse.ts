@@ -1,4 +1,5 @@
 import { ServiceError } from './errors';
+import { boundedJson } from './jsonText';
 import { l10n } from './l10n';
 
 /** What the reader noticed but did not stop for. */
@@ -307,7 +308,10 @@ function interpret(value: unknown): ServiceError | { skipped: string } {
     const message = typeof error === 'string' ? error : typeof error.message === 'string' ? error.message : undefined;
     return new ServiceError(
       'streamError',
-      l10n.t('The service reported an error during the reply: {0}', message ?? JSON.stringify(event.error)),
+      l10n.t(
+        'The service reported an error during the reply: {0}',
+        message ?? boundedJson(event.error, { maxChars: 300 }) ?? '',
+      ),
       { detail: message },
     );
   }
