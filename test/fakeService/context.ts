@@ -18,6 +18,8 @@ export interface RecordedRequest {
   fault?: string;
   /** How a stream was framed (`standard` or `lines`), for streamed replies. */
   framing?: string;
+  /** When the last byte of a stream's `data: [DONE]` was handed to the socket (ms since the epoch). */
+  doneAt?: number;
   /** The client closed before the response ended. */
   aborted: boolean;
   /** The response ended normally. */

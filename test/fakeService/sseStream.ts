@@ -101,6 +101,9 @@ export async function streamReply(ctx: RequestContext, reply: string, framing: F
   if (!written) {
     return;
   }
+  if (plan.events.some((event) => event.includes('data: [DONE]') || event.includes('data:[DONE]'))) {
+    ctx.record.doneAt = Date.now();
+  }
   if (plan.after === 'cut') {
     await ctx.cut();
   } else if (plan.after === 'stall') {
