@@ -3,8 +3,8 @@ import { readContentDeltas } from '../../src/core/sse';
 import { seededRandom as rng } from '../fakeService/chunking';
 import { median, type BenchFigure } from './benchFigure';
 
-const TOTAL_BYTES = 50 * 1024 * 1024;
-const ROUNDS = 7;
+const TOTAL_BYTES = 10 * 1024 * 1024;
+const ROUNDS = 15;
 const TARGET = 0.9;
 
 /** How the events are framed: the SSE standard's (a blank line after each) or the spec's bare `data:` lines. */
@@ -17,7 +17,7 @@ export interface SyntheticStream {
 }
 
 /**
- * About 50 MB (in the standard form) of `data: {"content": …}` events, tokens of 1–8 characters, some multi-byte,
+ * About 10 MB (in the standard form) of `data: {"content": …}` events, tokens of 1–8 characters, some multi-byte,
  * cut into 20–200-byte chunks. The same seed gives the same events in both framings.
  */
 export function syntheticStream(framing: Framing = 'standard', totalBytes = TOTAL_BYTES): SyntheticStream {
@@ -114,7 +114,8 @@ const megabytes = (chunks: Uint8Array[]) => chunks.reduce((n, c) => n + c.byteLe
 /**
  * Throughput of the SSE pipeline against bare eventsource-parser, in both framings: the standard form read by
  * both from the same bytes; the `lines` form read by ours against the same events in the standard form read
- * by the bare parser (which cannot read `lines`). Rounds alternate; the ratio is of median times per round.
+ * by the bare parser (which cannot read `lines`). Rounds rotate the order; each ratio is the median of the
+ * rounds' ratios.
  */
 export async function run(): Promise<BenchFigure[]> {
   const standard = syntheticStream('standard');
@@ -123,22 +124,27 @@ export async function run(): Promise<BenchFigure[]> {
   const oursStd: number[] = [];
   const oursLines: number[] = [];
   const bareStd: number[] = [];
+  const runs: Array<[number[], () => Promise<number>]> = [
+    [oursStd, () => ours(standard.chunks)],
+    [bareStd, () => bare(standard.chunks)],
+    [oursLines, () => ours(lines.chunks)],
+  ];
   for (let round = -1; round < ROUNDS; round++) {
-    const times = [
-      await time(() => ours(standard.chunks), expected),
-      await time(() => bare(standard.chunks), expected),
-      await time(() => ours(lines.chunks), expected),
-    ];
-    if (round >= 0) {
-      oursStd.push(times[0]);
-      bareStd.push(times[1]);
-      oursLines.push(times[2]);
+    // Each round starts with another of the three, so none always pays for the garbage the one before left.
+    for (let i = 0; i < runs.length; i++) {
+      const [times, fn] = runs[(i + round + 1) % runs.length];
+      const ms = await time(fn, expected);
+      if (round >= 0) {
+        times.push(ms);
+      }
     }
   }
   const mb = megabytes(standard.chunks);
   const rate = (ms: number[]) => `${(mb / (median(ms) / 1000)).toFixed(1)} MB/s`;
-  const ratioStd = median(bareStd) / median(oursStd);
-  const ratioLines = median(bareStd) / median(oursLines);
+  // Ratios are taken within each round (its three runs follow each other), then the median of the rounds: the
+  // machine's load drifts between rounds far more than within one.
+  const ratioStd = median(bareStd.map((bareMs, i) => bareMs / oursStd[i]));
+  const ratioLines = median(bareStd.map((bareMs, i) => bareMs / oursLines[i]));
   return [
     {
       name: `SSE standard form (${mb.toFixed(1)} MB, ${standard.chunks.length} chunks of 20–200 B), ours`,

@@ -147,6 +147,38 @@ describe('SSE reader', () => {
     assert.equal(out.join(''), 'z');
   });
 
+  it('gives every payload the content JSON.parse gives it, escapes and odd spacing included', async () => {
+    const payloads = [
+      '{"content":"plain"}',
+      '{"content":""}',
+      '{"content":"say \\"hi\\""}',
+      '{"content":"back\\\\slash"}',
+      '{"content":"line\\nbreak\\ttab"}',
+      '{"content":"\\u00e9\\ud83d\\ude80"}',
+      '{"content":"é🚀"}',
+      '{"content":"a","role":"assistant"}',
+      '{"role":"assistant","content":"b"}',
+      '{ "content" : "spaced" }',
+      '{"content":"trailing"}   ',
+      '{"content":"x"}{"content":"y"}',
+      '{"content":"}',
+      '{"content":"\t"}',
+    ];
+    for (const payload of payloads) {
+      let expected = '';
+      try {
+        const content = (JSON.parse(payload) as { content?: unknown }).content;
+        expected = typeof content === 'string' ? content : '';
+      } catch {
+        // Not JSON: skipped, no content.
+      }
+      for (const data of [`data: ${payload}`, `data:${payload}`]) {
+        const out = await collect(chunks(`${data}\ndata: [DONE]\n`));
+        assert.equal(out.join(''), expected, data);
+      }
+    }
+  });
+
   describe('framed as the spec says: one data: line per event, no blank line', () => {
     /** A body that sends `parts` one by one, recording how many were pulled, and never ends by itself. */
     function heldOpen(parts: string[]): { body: AsyncIterable<Uint8Array>; pulled: () => number } {
