@@ -1,7 +1,8 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
-import type { HttpResponse } from './http';
-import { isEventStream } from './mediaType';
+import { looksLikeEventStream, peekBody, type PeekedBody } from './bodyPeek';
+import { readText, type HttpResponse } from './http';
+import { isEventStream, isJsonType } from './mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
@@ -34,13 +35,40 @@ export class AlphaClient {
    * a stream that ends early throws a `cut` error after yielding everything that arrived.
    */
   async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
-    const res = await this.post(request, true, signal);
-    if (!isEventStream(res.headers['content-type'])) {
-      // The server ignored `stream: true` and answered in one piece.
-      yield normalizeChatReply(await readJson(res, 'chat', signal));
+    let res = await this.post(request, true, signal);
+    const type = res.headers['content-type'];
+    if (isEventStream(type)) {
+      yield* this.readStream(res, res.body, signal);
       return;
     }
-    yield* this.readStream(res, signal);
+    if (!isJsonType(type)) {
+      // Some servers stream without saying so (no type, text/plain, octet-stream): the body's start tells.
+      const peeked = await this.peek(res, signal);
+      if (!peeked) {
+        return;
+      }
+      if (looksLikeEventStream(peeked.head)) {
+        yield* this.readStream(res, peeked.body, signal);
+        return;
+      }
+      res = { ...res, body: peeked.body, text: () => readText(peeked.body) };
+    }
+    // The server ignored `stream: true` and answered in one piece.
+    yield normalizeChatReply(await readJson(res, 'chat', signal));
+  }
+
+  /** The start of a body of unknown type; undefined when the request was cancelled meanwhile. */
+  private async peek(res: HttpResponse, signal?: AbortSignal): Promise<PeekedBody | undefined> {
+    try {
+      return await peekBody(res.body);
+    } catch (error) {
+      res.dispose();
+      const failure = this.readFailure(error, signal);
+      if (failure) {
+        throw failure;
+      }
+      return undefined;
+    }
   }
 
   /**
@@ -53,7 +81,7 @@ export class AlphaClient {
       return normalizeChatReply(await readJson(res, 'chat', signal));
     }
     let text = '';
-    for await (const delta of this.readStream(res, signal)) {
+    for await (const delta of this.readStream(res, res.body, signal)) {
       text += delta;
     }
     if (signal?.aborted) {
@@ -66,12 +94,15 @@ export class AlphaClient {
    * The deltas of an event-stream response. At `[DONE]` the reply is complete at once; the response then gets
    * `DONE_GRACE_MS` to end by itself, so its connection can be reused, before it is closed.
    */
-  private async *readStream(res: HttpResponse, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
-    const url = urlFor(this.ctx, 'v1/alpha');
+  private async *readStream(
+    res: HttpResponse,
+    body: AsyncIterable<Uint8Array>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<string, void, undefined> {
     let skipped = 0;
     let finished = false;
     try {
-      yield* readContentDeltas(res.body, {
+      yield* readContentDeltas(body, {
         onSkipped: (reason, payload) => {
           skipped++;
           this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
@@ -79,27 +110,32 @@ export class AlphaClient {
       });
       finished = true;
     } catch (error) {
-      if (signal?.aborted || isAbortError(error)) {
-        return;
+      const failure = this.readFailure(error, signal);
+      if (failure) {
+        throw failure;
       }
-      if (error instanceof ServiceError) {
-        throw error;
-      }
-      const mapped = errorFromTransport(error, url, this.timeoutMs(), 'chat');
-      if (mapped.kind === 'network') {
-        const message = l10n.t('The reply was cut off: the connection closed before the reply was complete.');
-        throw new ServiceError('cut', message, {
-          cause: error,
-          keyKind: 'chat',
-        });
-      }
-      throw mapped;
     } finally {
       res.dispose(finished ? DONE_GRACE_MS : 0);
       if (skipped > 0) {
         this.ctx.log.warn(`Stream: ${skipped} event(s) could not be read and were skipped.`);
       }
     }
+  }
+
+  /** The error to report for a failure while reading a reply's body; undefined when it was cancelled. */
+  private readFailure(error: unknown, signal?: AbortSignal): ServiceError | undefined {
+    if (signal?.aborted || isAbortError(error)) {
+      return undefined;
+    }
+    if (error instanceof ServiceError) {
+      return error;
+    }
+    const mapped = errorFromTransport(error, urlFor(this.ctx, 'v1/alpha'), this.timeoutMs(), 'chat');
+    if (mapped.kind === 'network') {
+      const message = l10n.t('The reply was cut off: the connection closed before the reply was complete.');
+      return new ServiceError('cut', message, { cause: error, keyKind: 'chat' });
+    }
+    return mapped;
   }
 
   private async post(request: ChatRequest, stream: boolean, signal?: AbortSignal) {

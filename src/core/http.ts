@@ -277,7 +277,8 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   }
 }
 
-async function readText(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+/** Reads a whole body as UTF-8 text, failing with a clear sentence past `limit` bytes. */
+export async function readText(body: AsyncIterable<Uint8Array>, limit: number = MAX_TEXT_BYTES): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   let size = 0;

@@ -105,6 +105,39 @@ describe('odd but legal responses', function () {
     assert.equal(await alpha.complete(request), '{"content": plain text}');
   });
 
+  it('reads a stream that does not say it is one (no type, text/plain, octet-stream) as it arrives', async () => {
+    const types = [undefined, 'text/plain; charset=utf-8', 'application/octet-stream'];
+    let type: string | undefined;
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, type === undefined ? {} : { 'content-type': type });
+      // Held open after [DONE], with a BOM and a first chunk shorter than any field name.
+      res.write(Buffer.from([0xef, 0xbb, 0xbf, 0x64]));
+      setTimeout(() => res.write('ata: {"content":"un"}\ndata: {"content":"typed"}\ndata: [DONE]\n'), 10);
+    });
+    for (type of types) {
+      const started = Date.now();
+      assert.equal(await streamText(alpha), 'untyped', String(type));
+      assert.ok(Date.now() - started < 1000, 'done at [DONE]');
+    }
+  });
+
+  it('still reads a reply in one piece that does not name its type, or is plain text, when a stream was asked for', async () => {
+    let body = '{"message":{"content":"one piece"}}';
+    let headers: http.OutgoingHttpHeaders = {};
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, headers);
+      res.end(body);
+    });
+    assert.equal(await streamText(alpha), 'one piece');
+    body = 'Plain: a reply in plain text, long enough to span chunks';
+    headers = { 'content-type': 'text/plain' };
+    assert.equal(await streamText(alpha), body);
+    body = '';
+    headers = {};
+    const empty = await failure(streamText(alpha));
+    assert.match(empty.message, /empty answer/);
+  });
+
   it('reads a stream sent in answer to a request that did not ask for one, and returns it whole', async () => {
     const { alpha } = await setup((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
