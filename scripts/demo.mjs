@@ -1,7 +1,8 @@
 // A demo to click through: the fake service, and code-server with the packaged extension installed, pointed at
 // it, with the keys in the environment (the extension falls back to ALPHA_API_KEY / AXO_API_KEY when none is
 // stored). Ctrl-C, SIGTERM and SIGHUP (a closed terminal) stop everything and free both ports.
-//   node scripts/demo.mjs [--port N]   (code-server's port; default 8080 unless busy)
+//   node scripts/demo.mjs [--port N] [--framing lines]   (code-server's port, default 8080 unless busy; how the
+//   fake frames its streams: `lines` is the spec's one data: line per event, no blank line, held open after [DONE])
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,8 +64,9 @@ function stopChild(child, graceMs = 3_000) {
 }
 
 /** Starts the fake service's CLI and reads its `{url, chatKey, axoKey}` line. */
-async function startFake(port) {
-  const child = spawn(process.execPath, [join(root, 'out', 'test', 'fakeService', 'cli.js'), '--port', String(port)], {
+async function startFake(port, framing) {
+  const args = ['--port', String(port), ...(framing ? ['--framing', framing] : [])];
+  const child = spawn(process.execPath, [join(root, 'out', 'test', 'fakeService', 'cli.js'), ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -112,7 +114,8 @@ async function main() {
   );
   const { vsixPath } = require(join(root, 'out', 'test', 'e2e', 'harness', 'paths.js'));
 
-  const fake = await startFake(await portOrAny(FAKE_PORT));
+  const framingArg = process.argv.indexOf('--framing');
+  const fake = await startFake(await portOrAny(FAKE_PORT), framingArg >= 0 ? process.argv[framingArg + 1] : undefined);
   let server;
   let stopping = false;
   const stopAll = async (code) => {

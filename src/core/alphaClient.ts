@@ -1,9 +1,15 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
+import { looksLikeEventStream, peekBody, type PeekedBody } from './bodyPeek';
+import { readText, type HttpResponse } from './http';
+import { isEventStream, isJsonType } from './mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
 import { l10n } from './l10n';
+
+/** How long a stream's response may take to end by itself after `[DONE]` before its connection is closed. */
+export const DONE_GRACE_MS = 200;
 
 /** One message of a conversation as the service takes it. */
 export interface ChatMessage {
@@ -29,20 +35,76 @@ export class AlphaClient {
    * a stream that ends early throws a `cut` error after yielding everything that arrived.
    */
   async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
-    const res = await this.post(request, true, signal);
-    const type = res.headers['content-type'] ?? '';
-    if (!type.includes('text/event-stream')) {
-      // The server ignored `stream: true` and answered in one piece.
-      yield normalizeChatReply(await readJson(res, 'chat', signal));
+    let res = await this.post(request, true, signal);
+    const type = res.headers['content-type'];
+    if (isEventStream(type)) {
+      yield* this.readStream(res, res.body, signal);
       return;
     }
-    const url = urlFor(this.ctx, 'v1/alpha');
-    let skipped = 0;
-    // A model may echo a key, token by token: the filter holds back an end that could begin one.
-    const scrubber = this.ctx.http.scrubber;
-    const filter = scrubber.streamFilter();
+    if (!isJsonType(type)) {
+      // Some servers stream without saying so (no type, text/plain, octet-stream): the body's start tells.
+      const peeked = await this.peek(res, signal);
+      if (!peeked) {
+        return;
+      }
+      if (looksLikeEventStream(peeked.head)) {
+        yield* this.readStream(res, peeked.body, signal);
+        return;
+      }
+      res = { ...res, body: peeked.body, text: () => readText(peeked.body) };
+    }
+    // The server ignored `stream: true` and answered in one piece.
+    yield normalizeChatReply(await readJson(res, 'chat', signal));
+  }
+
+  /** The start of a body of unknown type; undefined when the request was cancelled meanwhile. */
+  private async peek(res: HttpResponse, signal?: AbortSignal): Promise<PeekedBody | undefined> {
     try {
-      const deltas = readContentDeltas(res.body, {
+      return await peekBody(res.body);
+    } catch (error) {
+      res.dispose();
+      const failure = this.readFailure(error, signal);
+      if (failure) {
+        throw failure;
+      }
+      return undefined;
+    }
+  }
+
+  /**
+   * Sends the conversation and returns the whole reply, normalised from any of the known shapes. A service that
+   * streams anyway (answers `text/event-stream`) is read as a stream and its text returned whole.
+   */
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<string> {
+    const res = await this.post(request, false, signal);
+    if (!isEventStream(res.headers['content-type'])) {
+      return normalizeChatReply(await readJson(res, 'chat', signal));
+    }
+    let text = '';
+    for await (const delta of this.readStream(res, res.body, signal)) {
+      text += delta;
+    }
+    if (signal?.aborted) {
+      throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { keyKind: 'chat' });
+    }
+    return text;
+  }
+
+  /**
+   * The deltas of an event-stream response. At `[DONE]` the reply is complete at once; the response then gets
+   * `DONE_GRACE_MS` to end by itself, so its connection can be reused, before it is closed.
+   */
+  private async *readStream(
+    res: HttpResponse,
+    body: AsyncIterable<Uint8Array>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<string, void, undefined> {
+    let skipped = 0;
+    let finished = false;
+    // A model may echo a key, token by token: the filter holds back an end that could begin one.
+    const filter = this.ctx.http.scrubber.streamFilter();
+    try {
+      const deltas = readContentDeltas(body, {
         onSkipped: (reason, payload) => {
           skipped++;
           this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
@@ -54,43 +116,50 @@ export class AlphaClient {
           yield safe;
         }
       }
+      finished = true;
       const rest = filter.end();
       if (rest) {
         yield rest;
       }
     } catch (error) {
-      if (signal?.aborted || isAbortError(error)) {
+      const failure = this.readFailure(error, signal);
+      if (!failure) {
         return;
       }
       const rest = filter.end();
       if (rest) {
         yield rest;
       }
-      if (error instanceof ServiceError) {
-        // An error event's text is the service's own words: it may echo the key.
-        throw scrubber.scrubError(error);
-      }
-      const mapped = errorFromTransport(error, url, this.timeoutMs(), 'chat');
-      if (mapped.kind === 'network') {
-        const message = l10n.t('The reply was cut off: the connection closed before the reply was complete.');
-        throw new ServiceError('cut', message, {
-          cause: error,
-          keyKind: 'chat',
-        });
-      }
-      throw scrubber.scrubError(mapped);
+      throw failure;
     } finally {
-      res.dispose();
+      res.dispose(finished ? DONE_GRACE_MS : 0);
       if (skipped > 0) {
         this.ctx.log.warn(`Stream: ${skipped} event(s) could not be read and were skipped.`);
       }
     }
   }
 
-  /** Sends the conversation and returns the whole reply, normalised from any of the known shapes. */
-  async complete(request: ChatRequest, signal?: AbortSignal): Promise<string> {
-    const res = await this.post(request, false, signal);
-    return normalizeChatReply(await readJson(res, 'chat', signal));
+  /**
+   * The error to report for a failure while reading a reply's body, scrubbed of the session's keys (an error event's
+   * text is the service's own words); undefined when it was cancelled.
+   */
+  private readFailure(error: unknown, signal?: AbortSignal): ServiceError | undefined {
+    if (signal?.aborted || isAbortError(error)) {
+      return undefined;
+    }
+    return this.ctx.http.scrubber.scrubError(this.unscrubbedFailure(error));
+  }
+
+  private unscrubbedFailure(error: unknown): ServiceError {
+    if (error instanceof ServiceError) {
+      return error;
+    }
+    const mapped = errorFromTransport(error, urlFor(this.ctx, 'v1/alpha'), this.timeoutMs(), 'chat');
+    if (mapped.kind === 'network') {
+      const message = l10n.t('The reply was cut off: the connection closed before the reply was complete.');
+      return new ServiceError('cut', message, { cause: error, keyKind: 'chat' });
+    }
+    return mapped;
   }
 
   private async post(request: ChatRequest, stream: boolean, signal?: AbortSignal) {

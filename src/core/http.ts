@@ -39,8 +39,12 @@ export interface HttpResponse {
   body: AsyncIterable<Uint8Array>;
   /** Reads the whole body as UTF-8 text (bounded), with the session's keys removed. */
   text(): Promise<string>;
-  /** Stops reading and frees the connection. */
-  dispose(): void;
+  /**
+   * Stops reading. With `graceMs`, the rest of the body is drained for that long so the response can end by
+   * itself and its keep-alive connection be reused (a stream after `[DONE]`); past that, or without it, the
+   * body is destroyed, which closes the connection.
+   */
+  dispose(graceMs?: number): void;
 }
 
 const MAX_REDIRECTS = 5;
@@ -311,8 +315,28 @@ function wrapResponse(
         throw error;
       }
     },
-    dispose: () => discard(res.body),
+    dispose: (graceMs = 0) => (graceMs > 0 ? drainFor(res.body, graceMs) : discard(res.body)),
   };
+}
+
+/** Reads and drops what is left of a body for up to `graceMs`, then closes it if it has not ended. */
+function drainFor(body: Dispatcher.ResponseData['body'], graceMs: number): void {
+  if (body.destroyed || body.readableEnded) {
+    return;
+  }
+  body.on('error', () => undefined);
+  const timer = setTimeout(() => discard(body), graceMs);
+  timer.unref();
+  body.once('close', () => clearTimeout(timer));
+  body.once('end', () => clearTimeout(timer));
+  // Read rather than resume(): an async iterator may still hold a 'readable' listener, which resume() defers to.
+  const drain = () => {
+    while (body.read() !== null) {
+      // Dropped: the reply already has everything it needs.
+    }
+  };
+  body.on('readable', drain);
+  drain();
 }
 
 /** Closes a body we no longer read; the abort error that destroying it raises is expected, not a failure. */
@@ -323,7 +347,8 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   }
 }
 
-async function readText(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+/** Reads a whole body as UTF-8 text, failing with a clear sentence past `limit` bytes. */
+export async function readText(body: AsyncIterable<Uint8Array>, limit: number = MAX_TEXT_BYTES): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   let size = 0;

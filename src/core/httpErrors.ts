@@ -1,6 +1,8 @@
 import { ServiceError, keyLabel, type KeyKind } from './errors';
 import { proxyHost } from './dispatchers';
 import { l10n } from './l10n';
+import { boundedJson } from './jsonText';
+import { mediaTypeOf } from './mediaType';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -113,14 +115,15 @@ export function messageFromBody(
   if (!text) {
     return undefined;
   }
-  if (text.startsWith('{') || text.startsWith('[') || contentType.includes('json')) {
+  const type = mediaTypeOf(contentType);
+  if (text.startsWith('{') || text.startsWith('[') || type.includes('json')) {
     try {
       return clip(scrub(messageFromJson(JSON.parse(text))));
     } catch {
       // Not JSON after all: fall through to text.
     }
   }
-  if (/^\s*</.test(text) || contentType.includes('html')) {
+  if (/^\s*</.test(text) || type.includes('html')) {
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
     const plain = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')).replace(/<[^>]*>/g, ' ');
     return clip(scrub(decodeEntities(plain)));
@@ -128,11 +131,12 @@ export function messageFromBody(
   return clip(scrub(text));
 }
 
-function messageFromJson(value: unknown): string {
+function messageFromJson(value: unknown, depth = 0): string {
   if (typeof value === 'string') {
     return value;
   }
-  if (value && typeof value === 'object') {
+  // Error lists nest rarely and shallowly; a body nested deeper is shown as (bounded) JSON, never overflowing.
+  if (value && typeof value === 'object' && depth < 8) {
     const o = value as Record<string, unknown>;
     for (const field of ['error', 'message', 'detail', 'error_description', 'title']) {
       const inner = o[field];
@@ -147,11 +151,14 @@ function messageFromJson(value: unknown): string {
         }
       }
       if (Array.isArray(inner) && inner.length > 0) {
-        return inner.map((item) => messageFromJson(item)).join('; ');
+        return inner
+          .slice(0, 20)
+          .map((item) => messageFromJson(item, depth + 1))
+          .join('; ');
       }
     }
   }
-  return JSON.stringify(value);
+  return boundedJson(value, { maxChars: 1000 }) ?? '';
 }
 
 function decodeEntities(text: string): string {

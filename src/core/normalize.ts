@@ -3,6 +3,8 @@
  * "Unknown shapes"); anything unrecognised becomes readable JSON instead of a failure or `[object Object]`.
  */
 
+import { boundedJson } from './jsonText';
+
 /** A source the encyclopedia cites. */
 export interface Citation {
   title: string;
@@ -73,12 +75,15 @@ export function readable(value: unknown): string {
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) {
     return value.map(readable).join(', ');
   }
-  return JSON.stringify(value, null, 2);
+  return boundedJson(value, { indent: 2 }) ?? '';
 }
 
-/** Pretty JSON of an unrecognised body, as a fenced block. */
+/**
+ * Pretty JSON of an unrecognised body, as a fenced block: at most 32 levels deep and 100,000 characters, so a
+ * deeply nested or huge body still shows (cut, ending with `…`) instead of failing with a stack overflow.
+ */
 export function unknownShape(body: unknown): string {
-  return '```json\n' + JSON.stringify(body, null, 2) + '\n```';
+  return '```json\n' + (boundedJson(body, { indent: 2 }) ?? 'null') + '\n```';
 }
 
 /** The reply text of a non-streaming chat response, from any of the known shapes or a plain-text body. */

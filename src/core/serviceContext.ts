@@ -3,6 +3,7 @@ import { ServiceError, isAbortError, keyLabel, type KeyKind } from './errors';
 import type { HttpClient, HttpResponse } from './http';
 import type { Logger } from './logger';
 import { l10n } from './l10n';
+import { mediaTypeOf } from './mediaType';
 
 /** Returns the stored key of a kind, or undefined when none is set. */
 export type KeyProvider = (kind: KeyKind) => Promise<string | undefined>;
@@ -58,7 +59,7 @@ export async function readJson(res: HttpResponse, keyKind: KeyKind, signal?: Abo
         });
   }
   const type = res.headers['content-type'] ?? '';
-  if (type.includes('text/plain')) {
+  if (mediaTypeOf(type) === 'text/plain') {
     return text;
   }
   try {

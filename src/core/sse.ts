@@ -1,5 +1,5 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ServiceError } from './errors';
+import { boundedJson } from './jsonText';
 import { l10n } from './l10n';
 
 /** What the reader noticed but did not stop for. */
@@ -8,98 +8,296 @@ export interface SseWarnings {
   onSkipped?(reason: string, payload: string): void;
 }
 
+/** Limits of the reader. */
+export interface SseLimits {
+  /** Largest event, or unfinished line, held in memory, in characters (default `MAX_EVENT_CHARS`). */
+  maxEventChars?: number;
+}
+
+/** 16 MiB of text: far above any real event, low enough that a runaway line cannot exhaust memory. */
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+
 /** Largest payload kept for a warning message. */
 const PREVIEW = 120;
+const LF = 10;
+const MIB = 1024 * 1024;
+const SPACE = 32;
 
 /**
- * Reads an SSE body exactly as the service's spec says and yields content deltas.
+ * Reads an SSE body exactly as the service's spec says (section 6) and yields content deltas.
  *
- * - framing by eventsource-parser (LF, CRLF and lone CR line endings, `:` comments, `event:`/`id:` lines);
- * - bytes decoded with a streaming TextDecoder, so a character split across chunks arrives whole; a BOM is dropped;
- * - each `data:` line is one event (several `data:` lines in one block are split apart again), payload trimmed;
- * - `[DONE]` ends the stream and nothing after it is read;
- * - `{content: string}` appends; an `error` payload throws `streamError`; anything else is skipped and reported;
- * - a body that ends without `[DONE]` yields what arrived, then throws a `cut` error.
+ * - A line that starts with `data:` is one event, handled the moment its line ends (LF, CRLF or lone CR; a CR at
+ *   a chunk's end ends its line at once, and an LF that follows in the next chunk belongs to it). No blank line
+ *   is needed: a server may never send one.
+ * - The payload is the text after `data:`, trimmed. `[DONE]` ends the reply at once, even while the connection
+ *   stays open; nothing after it is read, and the body is left to its owner (`HttpResponse.dispose`).
+ * - `{content: string}` appends; an `error` payload throws `streamError`; anything else is skipped and reported.
+ * - The browser standard's form also works: a `data:` line that is not JSON on its own is held, and the event's
+ *   held lines are joined with `\n` and parsed once at its blank line (so one object split over two lines reads).
+ * - `:` comments, `event:`/`id:`/`retry:` lines are ignored; a BOM is dropped; bytes go through a streaming
+ *   TextDecoder, so a character split across chunks arrives whole.
+ * - An event or unfinished line longer than `maxEventChars` stops the reply with a `badResponse` error.
+ * - A body that ends without `[DONE]` yields what arrived, then throws a `cut` error.
  *
  * Deltas from one network chunk are joined into one string, so the consumer wakes once per chunk.
  */
 export async function* readContentDeltas(
   body: AsyncIterable<Uint8Array>,
   warnings: SseWarnings = {},
+  limits: SseLimits = {},
 ): AsyncGenerator<string, void, undefined> {
+  const reader = new EventReader(warnings, limits.maxEventChars ?? MAX_EVENT_CHARS);
   const decoder = new TextDecoder('utf-8');
-  let pending = '';
-  let done = false;
-  let failure: ServiceError | undefined;
-
-  const onPayload = (raw: string): void => {
-    if (done || failure) {
-      return;
+  // Iterated by hand: leaving the loop at [DONE] must not close the body (that would also close its socket).
+  const chunks = body[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) {
+      break;
     }
-    // JSON.parse ignores surrounding white space, so the trim the spec asks for only matters for [DONE].
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      const payload = raw.trim();
-      if (payload === '[DONE]') {
-        done = true;
-      } else if (payload !== '') {
-        warnings.onSkipped?.('an event was not valid JSON', payload.slice(0, PREVIEW));
-      }
-      return;
+    reader.feed(decoder.decode(next.value, { stream: true }));
+    if (reader.content !== '') {
+      yield reader.take();
     }
-    const content = (value as { content?: unknown } | null)?.content;
-    if (typeof content === 'string') {
-      pending += content;
-      return;
+    if (reader.failure) {
+      throw reader.failure;
     }
-    const result = interpret(value);
-    if (result instanceof ServiceError) {
-      failure = result;
-    } else {
-      warnings.onSkipped?.(result.skipped, raw.trim().slice(0, PREVIEW));
-    }
-  };
-  const parser = createParser({
-    onEvent: (event: EventSourceMessage) => {
-      const data = event.data;
-      if (data.indexOf('\n') === -1) {
-        onPayload(data);
-      } else {
-        data.split('\n').forEach(onPayload);
-      }
-    },
-  });
-
-  for await (const chunk of body) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (pending !== '') {
-      const delta = pending;
-      pending = '';
-      yield delta;
-    }
-    if (failure) {
-      throw failure;
-    }
-    if (done) {
+    if (reader.done) {
       return;
     }
   }
-  // End the last line and the last event, in case the server stopped without a final blank line.
-  parser.feed(`${decoder.decode()}\n\n`);
-  if (pending !== '') {
-    yield pending;
+  reader.end(decoder.decode());
+  if (reader.content !== '') {
+    yield reader.take();
   }
-  if (failure) {
-    throw failure;
+  if (reader.failure) {
+    throw reader.failure;
   }
-  if (!done) {
+  if (!reader.done) {
     throw new ServiceError(
       'cut',
       l10n.t('The reply was cut off: the stream ended before the service said it was done.'),
     );
   }
+}
+
+/** The line reader and event interpreter behind `readContentDeltas`; text in, content and state out. */
+class EventReader {
+  /** Content appended since the last `take()`. */
+  content = '';
+  done = false;
+  failure: ServiceError | undefined;
+  /** The unfinished line's text so far, in pieces (joined once, when its line ends). */
+  private partial: string[] = [];
+  private partialLength = 0;
+  /** The last text ended with a CR: an LF at the start of the next one ends nothing. */
+  private afterCr = false;
+  /** `data:` lines of the current event that were not JSON on their own, waiting for its blank line. */
+  private held: string[] = [];
+  private heldLength = 0;
+
+  constructor(
+    private readonly warnings: SseWarnings,
+    private readonly max: number,
+  ) {}
+
+  /** Returns the content gathered so far and starts again. */
+  take(): string {
+    const content = this.content;
+    this.content = '';
+    return content;
+  }
+
+  /** Reads the lines that `text` completes and keeps its unfinished last line. */
+  feed(text: string): void {
+    if (text === '') {
+      return;
+    }
+    let start = 0;
+    if (this.afterCr) {
+      this.afterCr = false;
+      start = text.charCodeAt(0) === LF ? 1 : 0;
+    }
+    // Most streams use LF only: then one scan per chunk settles that no CR needs looking for.
+    let cr = text.indexOf('\r', start);
+    while (!this.done && this.failure === undefined) {
+      let end = text.indexOf('\n', start);
+      let next = end + 1;
+      if (cr !== -1 && cr < start) {
+        cr = text.indexOf('\r', start);
+      }
+      if (cr !== -1 && (end === -1 || cr < end)) {
+        end = cr;
+        next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+        this.afterCr = cr + 1 === text.length;
+      }
+      if (end === -1) {
+        this.keep(text, start);
+        return;
+      }
+      if (this.partialLength === 0) {
+        this.line(text, start, end);
+      } else {
+        const line = this.partial.join('') + text.slice(start, end);
+        this.partial = [];
+        this.partialLength = 0;
+        this.line(line, 0, line.length);
+      }
+      start = next;
+    }
+  }
+
+  /** Ends the text: the last line counts even without a line end, and a held event is read. */
+  end(text: string): void {
+    this.feed(text);
+    if (this.partialLength > 0 && !this.done && this.failure === undefined) {
+      const line = this.partial.join('');
+      this.partial = [];
+      this.partialLength = 0;
+      this.line(line, 0, line.length);
+    }
+    if (!this.done && this.failure === undefined) {
+      this.flushHeld();
+    }
+  }
+
+  private keep(text: string, start: number): void {
+    if (start >= text.length) {
+      return;
+    }
+    this.partialLength += text.length - start;
+    if (this.partialLength > this.max) {
+      this.tooLarge();
+      return;
+    }
+    this.partial.push(start === 0 ? text : text.slice(start));
+  }
+
+  private line(text: string, start: number, end: number): void {
+    if (end === start) {
+      this.flushHeld();
+    } else if (end - start > this.max) {
+      this.tooLarge();
+    } else if (text.startsWith('data:', start)) {
+      const content = simpleContent(text, start + 5, end);
+      if (content === undefined) {
+        this.data(text.slice(start + 5, end));
+      } else {
+        this.content += content;
+      }
+    }
+    // Anything else (a `:` comment, `event:`, `id:`, `retry:`) carries nothing the reply needs.
+  }
+
+  private data(value: string): void {
+    let parsed: unknown;
+    try {
+      // JSON.parse ignores surrounding white space: the trim the spec asks for only matters for [DONE].
+      parsed = JSON.parse(value);
+    } catch {
+      const payload = value.trim();
+      if (payload === '[DONE]') {
+        this.flushHeld();
+        this.done = true;
+      } else if (payload !== '' || this.held.length > 0) {
+        this.hold(value);
+      }
+      return;
+    }
+    if (this.held.length > 0 && !isPlainObject(parsed)) {
+      // `5` or `"x"` after a held line is more likely that object's continuation than an event of its own.
+      this.hold(value);
+      return;
+    }
+    this.event(parsed, value);
+  }
+
+  private event(value: unknown, raw: string): void {
+    const content = (value as { content?: unknown } | null)?.content;
+    if (typeof content === 'string') {
+      this.content += content;
+      return;
+    }
+    const result = interpret(value);
+    if (result instanceof ServiceError) {
+      this.failure = result;
+    } else {
+      this.warnings.onSkipped?.(result.skipped, raw.trim().slice(0, PREVIEW));
+    }
+  }
+
+  private hold(value: string): void {
+    // The SSE standard drops one space after the colon, and joins the event's data lines with LF.
+    const line = value.charCodeAt(0) === SPACE ? value.slice(1) : value;
+    this.heldLength += line.length + 1;
+    if (this.heldLength > this.max) {
+      this.tooLarge();
+      return;
+    }
+    this.held.push(line);
+  }
+
+  private flushHeld(): void {
+    if (this.held.length === 0) {
+      return;
+    }
+    const joined = this.held.join('\n');
+    this.held = [];
+    this.heldLength = 0;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(joined);
+    } catch {
+      this.warnings.onSkipped?.('an event was not valid JSON', joined.trim().slice(0, PREVIEW));
+      return;
+    }
+    this.event(parsed, joined);
+  }
+
+  private tooLarge(): void {
+    this.partial = [];
+    this.partialLength = 0;
+    this.held = [];
+    this.heldLength = 0;
+    const size = this.max >= MIB ? `${Math.round(this.max / MIB)} MB` : `${Math.round(this.max / 1024)} KB`;
+    this.failure = new ServiceError(
+      'badResponse',
+      l10n.t(
+        'The reply stopped: the service sent an event larger than {0}, more than this extension holds. What arrived before it is kept.',
+        size,
+      ),
+    );
+  }
+}
+
+const SIMPLE_HEAD = '{"content":"';
+const QUOTE = 34;
+const BRACE = 125;
+/** A character that would make the string's text differ from its JSON value (or make the JSON invalid). */
+const NOT_SIMPLE = /["\\\u0000-\u001f]/;
+
+/**
+ * The content of a `data:` payload (`text` from `from` to `end`) written exactly `{"content":"…"}` after one
+ * optional space, whose string has no escape, quote or control character: then its JSON value is its text, so
+ * JSON.parse can be skipped. Most events of a stream look like that, and parsing them was most of the reader's
+ * time (see sse.bench). Anything else: undefined, and the payload goes through JSON.parse.
+ */
+function simpleContent(text: string, from: number, end: number): string | undefined {
+  const at = text.charCodeAt(from) === SPACE ? from + 1 : from;
+  if (
+    end - at < SIMPLE_HEAD.length + 2 ||
+    text.charCodeAt(end - 1) !== BRACE ||
+    text.charCodeAt(end - 2) !== QUOTE ||
+    !text.startsWith(SIMPLE_HEAD, at)
+  ) {
+    return undefined;
+  }
+  const content = text.slice(at + SIMPLE_HEAD.length, end - 2);
+  return NOT_SIMPLE.test(content) ? undefined : content;
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** For a payload without string content: the error the service reported in it, or the reason to skip it. */
@@ -113,7 +311,10 @@ function interpret(value: unknown): ServiceError | { skipped: string } {
     const message = typeof error === 'string' ? error : typeof error.message === 'string' ? error.message : undefined;
     return new ServiceError(
       'streamError',
-      l10n.t('The service reported an error during the reply: {0}', message ?? JSON.stringify(event.error)),
+      l10n.t(
+        'The service reported an error during the reply: {0}',
+        message ?? boundedJson(event.error, { maxChars: 300 }) ?? '',
+      ),
       { detail: message },
     );
   }

@@ -14,6 +14,11 @@ export function lastUserContent(messages: readonly ChatMessage[]): string {
   return '';
 }
 
+/** The framing named by a `#framing:NAME` directive in the text, if any (see `FRAMINGS` in sseStream.ts). */
+export function framingDirective(text: string): string | undefined {
+  return /#framing:(\S+)/.exec(text)?.[1];
+}
+
 /** The fault named by a `#fault:MODE` directive in the text, if any. */
 export function faultDirective(text: string): string | undefined {
   return /#fault:(\S+)/.exec(text)?.[1];

@@ -1,12 +1,15 @@
 import { chatReply, type ChatMessage } from './chatContent';
 import type { RequestContext } from './context';
-import { streamReply } from './sseStream';
+import { isFraming, streamReply } from './sseStream';
 
 /** Chat model identifiers `/v1/alpha` accepts. */
 export const CHAT_MODELS: readonly string[] = ['alpha'];
 
-/** Non-streaming reply shapes selectable by `X-Fake-Shape` or the `shape:NAME` fault. */
-export const CHAT_SHAPES: readonly string[] = ['content', 'choices', 'reply', 'text', 'output', 'plain'];
+/**
+ * Non-streaming reply shapes selectable by `X-Fake-Shape` or the `shape:NAME` fault. `sse` streams anyway
+ * (`text/event-stream`, framed as the request's framing says), as some servers answer whatever was asked.
+ */
+export const CHAT_SHAPES: readonly string[] = ['content', 'choices', 'reply', 'text', 'output', 'plain', 'sse'];
 
 interface ChatRequest {
   model: string;
@@ -56,11 +59,11 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     return;
   }
   const reply = chatReply(request.messages);
-  if (request.stream) {
-    await streamReply(ctx, reply);
+  const shape = ctx.shapes.find((s) => CHAT_SHAPES.includes(s));
+  if (request.stream || shape === 'sse') {
+    await streamReply(ctx, reply, isFraming(ctx.framing) ? ctx.framing : 'standard');
     return;
   }
-  const shape = ctx.shapes.find((s) => CHAT_SHAPES.includes(s));
   if (shape === 'plain') {
     await ctx.sendBody('text/plain; charset=utf-8', reply);
     return;

@@ -1,6 +1,7 @@
 import { startFakeService, type FakeServiceOptions } from './fakeService';
+import { FRAMINGS, isFraming } from './sseStream';
 
-/** Parses `--port N`, `--host H`, `--chat-key K`, `--axo-key K`, `--token-delay-ms N`. */
+/** Parses `--port N`, `--host H`, `--chat-key K`, `--axo-key K`, `--token-delay-ms N`, `--framing standard|lines`. */
 export function parseCliArgs(argv: readonly string[]): FakeServiceOptions {
   const options: FakeServiceOptions = { port: 0 };
   for (let i = 0; i < argv.length; i++) {
@@ -24,6 +25,12 @@ export function parseCliArgs(argv: readonly string[]): FakeServiceOptions {
         break;
       case '--token-delay-ms':
         options.tokenDelayMs = Number(value);
+        break;
+      case '--framing':
+        if (!isFraming(value)) {
+          throw new Error(`--framing must be one of ${FRAMINGS.join(', ')}`);
+        }
+        options.framing = value;
         break;
       default:
         throw new Error(`Unknown option ${flag}`);

@@ -16,6 +16,10 @@ export interface RecordedRequest {
   status: number;
   /** The fault applied to this request, if any. */
   fault?: string;
+  /** How a stream was framed (`standard` or `lines`), for streamed replies. */
+  framing?: string;
+  /** When the last byte of a stream's `data: [DONE]` was handed to the socket (ms since the epoch). */
+  doneAt?: number;
   /** The client closed before the response ended. */
   aborted: boolean;
   /** The response ended normally. */
@@ -34,6 +38,8 @@ export class RequestContext {
   private readonly closed = new AbortController();
   /** Set before the fake itself destroys the socket, so that is not recorded as a client abort. */
   closedByServer = false;
+  /** How a streamed reply is framed: `standard` or `lines` (see `Framing` in sseStream.ts); checked before use. */
+  framing = 'standard';
 
   constructor(
     readonly req: http.IncomingMessage,

@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { handleArticle, handleAsk, handleSearch } from './axoHandler';
 import { handleChat } from './chatHandler';
-import { faultDirective, lastUserContent, type ChatMessage } from './chatContent';
+import { faultDirective, framingDirective, lastUserContent, type ChatMessage } from './chatContent';
 import { RequestContext, type ParsedBody, type RecordedRequest } from './context';
 import {
   FaultQueue,
@@ -12,6 +12,7 @@ import {
   statusFaultResponse,
 } from './faults';
 import { headerText, listen, originOf, parseBody, readBody, stop } from './httpUtil';
+import { FRAMINGS, isFraming, type Framing } from './sseStream';
 
 /** A 1×1 transparent PNG, served at `GET /__fake/pixel.png`. */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -47,6 +48,11 @@ export interface FakeServiceOptions {
   axoKey?: string;
   /** Delay between stream writes, default 4 ms (0 writes without pausing). */
   tokenDelayMs?: number;
+  /**
+   * How streams are framed unless a request says otherwise (`X-Fake-Framing` header, or a `#framing:NAME`
+   * directive in the last user message): `standard` (default) or `lines`. Independent of the fault modes.
+   */
+  framing?: Framing;
 }
 
 /** What the second ("other origin") listener saw of one request. */
@@ -72,7 +78,9 @@ export interface FakeService {
   readonly connections: number;
   /** Queues a fault for the next `times` (default 1) requests whose path starts with `path` (default: any). */
   setFault(fault: string, opts?: { path?: string; times?: number }): void;
-  /** Clears queued faults and recorded requests (both listeners). */
+  /** Sets how streams are framed from now on, unless a request says otherwise (see `FakeServiceOptions`). */
+  setFraming(framing: Framing): void;
+  /** Clears queued faults and recorded requests (both listeners); the framing stays. */
   reset(): void;
   /** Resolves with the first request (already recorded or future) matching `pred`; rejects after `timeoutMs`. */
   waitFor(pred: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
@@ -117,6 +125,7 @@ class FakeServiceImpl implements FakeService {
   private nextId = 1;
   private readonly tokenDelayMs: number;
   connections = 0;
+  private framing: Framing = 'standard';
   readonly main = http.createServer((req, res) => this.onRequest(req, res));
   readonly other = http.createServer((req, res) => this.onOtherOrigin(req, res));
 
@@ -131,6 +140,13 @@ class FakeServiceImpl implements FakeService {
 
   setFault(fault: string, opts?: { path?: string; times?: number }): void {
     this.queue.add(fault, opts);
+  }
+
+  setFraming(framing: Framing): void {
+    if (!isFraming(framing)) {
+      throw new Error(`Unknown fake framing '${String(framing)}'; known: ${FRAMINGS.join(', ')}`);
+    }
+    this.framing = framing;
   }
 
   reset(): void {
@@ -239,6 +255,7 @@ class FakeServiceImpl implements FakeService {
     const shapes = `${shapeHeader},${shapeFault}`.split(',').map((s) => s.trim());
     const ctx = new RequestContext(req, res, url, record, body, fault, shapes, this.tokenDelayMs, () => this.notify());
     link.ctx = ctx;
+    ctx.framing = headerText(req, 'x-fake-framing') || framingDirective(directiveText(url, body)) || this.framing;
     if (!read.complete || !ctx.open) {
       return;
     }
@@ -264,6 +281,10 @@ class FakeServiceImpl implements FakeService {
     const fault = ctx.fault;
     if (fault !== undefined && !isKnownFault(fault)) {
       ctx.sendError(400, `Unknown fake fault '${fault}'`, 'unknown_fake_fault');
+      return true;
+    }
+    if (!isFraming(ctx.framing)) {
+      ctx.sendError(400, `Unknown fake framing '${ctx.framing}'`, 'unknown_fake_framing');
       return true;
     }
     if (fault === 'stall-headers') {
@@ -389,6 +410,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     options.axoKey ?? DEFAULT_AXO_KEY,
     options.tokenDelayMs ?? 4,
   );
+  fake.setFraming(options.framing ?? 'standard');
   await listen(fake.main, options.port ?? 0, host);
   try {
     await listen(fake.other, 0, host);

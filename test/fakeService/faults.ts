@@ -17,6 +17,11 @@
  *   `echo-key` is a 401 JSON body ("Incorrect API key provided: <key>"), `echo-key:html` a 500 HTML page quoting
  *   the key and the Authorization header, `echo-key:stream` (streamed chat only) an SSE error event quoting it
  *   after a few content events.
+ *
+ * How a stream is framed is not a fault but a separate choice that combines with any of them (see `Framing` in
+ * sseStream.ts): the `X-Fake-Framing` header, a `#framing:NAME` directive, or the service-wide `framing` option
+ * (`--framing` on the CLI, `setFraming`). `lines` sends one `data:` line per event, no blank line, and holds the
+ * connection open for 3 s after `data: [DONE]`.
  */
 import type * as http from 'node:http';
 

@@ -18,23 +18,41 @@ export const ERROR_EVENT_MESSAGE = 'The model is overloaded';
 /** How many content events are sent before the `error-event` fault's error. */
 export const EVENTS_BEFORE_ERROR = 5;
 
+/**
+ * How events are framed, chosen apart from the fault (so it combines with crlf, cr, cut, stall, slow…):
+ * - `standard`: each `data:` line followed by a blank line, as the browser SSE standard writes events;
+ * - `lines`: exactly as the spec's section 6 reads: one `data:` line per event, no blank line anywhere, and the
+ *   connection held open `LINES_HOLD_MS` after `data: [DONE]` (a client must end the reply at `[DONE]`).
+ */
+export type Framing = 'standard' | 'lines';
+
+/** Every framing the fake knows. */
+export const FRAMINGS: readonly Framing[] = ['standard', 'lines'];
+
+/** How long the `lines` framing keeps the connection open after `data: [DONE]` before ending the response. */
+export const LINES_HOLD_MS = 3000;
+
+/** Whether a text names a framing the fake knows. */
+export function isFraming(text: string | undefined): text is Framing {
+  return FRAMINGS.includes(text as Framing);
+}
+
 /** The stream as framed text plus what happens after it is written. */
 interface StreamPlan {
   events: string[];
   after: 'end' | 'cut' | 'stall';
 }
 
-function framing(fault: string | undefined): { eol: string; data: string } {
+function lineEnds(fault: string | undefined, framing: Framing): { eol: string; end: string; data: string } {
   const eol = fault === 'crlf' ? '\r\n' : fault === 'cr' ? '\r' : '\n';
-  return { eol, data: fault === 'no-space' ? 'data:' : 'data: ' };
+  return { eol, end: framing === 'lines' ? eol : eol + eol, data: fault === 'no-space' ? 'data:' : 'data: ' };
 }
 
 /** Builds the framed events of a stream for a reply under a fault (or none); `key` is the one presented. */
-function planStream(reply: string, fault: string | undefined, seed: number, key: string): StreamPlan {
-  const { eol, data } = framing(fault);
+function planStream(reply: string, fault: string | undefined, framing: Framing, seed: number, key: string): StreamPlan {
+  const { eol, end, data } = lineEnds(fault, framing);
   const frame = (payload: string, id?: number) =>
-    (fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') +
-    `${data}${payload}${eol}${eol}`;
+    (fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') + `${data}${payload}${end}`;
   const content = (text: string) => JSON.stringify({ content: text });
   const pieces = fault === 'big-event' ? [longReply(BIG_EVENT_LENGTH)] : splitPieces(reply, seed);
   let payloads = pieces.map(content);
@@ -55,7 +73,7 @@ function planStream(reply: string, fault: string | undefined, seed: number, key:
   const events: string[] = [];
   payloads.forEach((payload, i) => {
     if (fault === 'comments' && i % 5 === 0) {
-      events.push(`: keep-alive${eol}${eol}`);
+      events.push(`: keep-alive${end}`);
     }
     events.push(frame(payload, i + 1));
   });
@@ -72,23 +90,33 @@ function planStream(reply: string, fault: string | undefined, seed: number, key:
 }
 
 /**
- * Streams a reply as server-sent events: `data: {"content":"<1–6 code points>"}` events, then `data: [DONE]`.
- * Bytes go out in seeded pseudo-random chunks that cut inside UTF-8 sequences and `data:` lines, with
- * `tokenDelayMs` between writes (`slow`: one event per write, 100 ms apart). Stops when the client goes away.
+ * Streams a reply as server-sent events: `data: {"content":"<1–6 code points>"}` events, then `data: [DONE]`,
+ * framed as `framing` says. Bytes go out in seeded pseudo-random chunks that cut inside UTF-8 sequences and
+ * `data:` lines, with `tokenDelayMs` between writes (`slow`: one event per write, 100 ms apart). Stops when the
+ * client goes away.
  */
-export async function streamReply(ctx: RequestContext, reply: string): Promise<void> {
+export async function streamReply(ctx: RequestContext, reply: string, framing: Framing = 'standard'): Promise<void> {
   const seed = hashString(reply) ^ ctx.record.id;
-  const plan = planStream(reply, ctx.fault, seed, presentedKey(ctx.req.headers.authorization));
+  const plan = planStream(reply, ctx.fault, framing, seed, presentedKey(ctx.req.headers.authorization));
+  ctx.record.framing = framing;
   ctx.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const written =
     ctx.fault === 'slow' ? await writeSlowly(ctx, plan.events) : await writeChunked(ctx, plan.events, seed);
   if (!written) {
     return;
   }
+  if (plan.events.some((event) => event.includes('data: [DONE]') || event.includes('data:[DONE]'))) {
+    ctx.record.doneAt = Date.now();
+  }
   if (plan.after === 'cut') {
     await ctx.cut();
   } else if (plan.after === 'stall') {
     await ctx.untilClosed();
+  } else if (framing === 'lines') {
+    // Held open after [DONE], as a server may: the client must not wait for the end of the body.
+    if (await ctx.delay(LINES_HOLD_MS)) {
+      ctx.res.end();
+    }
   } else {
     ctx.res.end();
   }

@@ -164,8 +164,48 @@ describe('service clients against the fake service', function () {
     });
   });
 
+  describe('ALPHA streaming framed as the spec says: one data: line per event, no blank line', () => {
+    it('streams deltas and completes at [DONE] while the service holds the connection open', async () => {
+      const msgs = messages('Lines please #framing:lines');
+      const started = Date.now();
+      const { text, deltas, error } = await streamAll(s.alpha, msgs);
+      const doneAfter = Date.now() - started;
+      assert.equal(error, undefined);
+      assert.equal(text, chatReply(msgs));
+      assert.ok(deltas > 3, `only ${deltas} deltas`);
+      assert.ok(doneAfter < 1500, `done ${doneAfter} ms after sending, the service holds the connection 3 s`);
+      assert.equal(fake.requests[0].framing, 'lines');
+      assert.equal(fake.requests[0].endedAt, undefined, 'the response was still open when the reply completed');
+      const closed = await fake.waitFor((r) => r.aborted, 2000);
+      const closedAfter = (closed.endedAt ?? 0) - started - doneAfter;
+      assert.ok(closedAfter >= 150 && closedAfter < 1500, `closed ${closedAfter} ms after [DONE], not after ~200`);
+    });
+
+    for (const mode of ['crlf', 'cr', 'bom', 'comments', 'no-space', 'no-content', 'done-then-more', 'bad-json']) {
+      it(`reads the whole reply with fault "${mode}"`, async () => {
+        const msgs = messages(`lines ${mode} #framing:lines #fault:${mode}`);
+        const started = Date.now();
+        const { text, error } = await streamAll(s.alpha, msgs);
+        assert.equal(error, undefined);
+        assert.equal(text, chatReply(msgs));
+        assert.ok(Date.now() - started < 1500, 'ends at [DONE]');
+      });
+    }
+
+    it('keeps the text of a cut stream, and times out a stalled one', async () => {
+      const cut = await streamAll(s.alpha, messages('lines cut #framing:lines #fault:cut'));
+      assert.equal(cut.error?.kind, 'cut');
+      assert.ok(cut.text.length > 0);
+      const quick = setup(fake, { timeoutMs: 400 });
+      const stalled = await streamAll(quick.alpha, messages('lines stall #framing:lines #fault:stall'));
+      await quick.http.dispose();
+      assert.equal(stalled.error?.kind, 'timeout');
+      assert.ok(stalled.text.length > 0);
+    });
+  });
+
   describe('ALPHA in one response', () => {
-    for (const shape of ['content', 'choices', 'reply', 'text', 'output', 'plain']) {
+    for (const shape of ['content', 'choices', 'reply', 'text', 'output', 'plain', 'sse']) {
       it(`normalises the "${shape}" shape`, async () => {
         fake.setFault(`shape:${shape}`, { path: '/v1/alpha' });
         const msgs = messages(`shape ${shape}`);

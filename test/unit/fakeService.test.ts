@@ -11,7 +11,7 @@ import {
   type FakeService,
 } from '../fakeService/fakeService';
 import { STATUS_BODY_KINDS, STATUS_FAULTS } from '../fakeService/faults';
-import { AFTER_DONE_TEXT, BIG_EVENT_LENGTH, ERROR_EVENT_MESSAGE } from '../fakeService/sseStream';
+import { AFTER_DONE_TEXT, BIG_EVENT_LENGTH, ERROR_EVENT_MESSAGE, LINES_HOLD_MS } from '../fakeService/sseStream';
 import { decodeChunks, readChunks, readUntilQuiet, reassemble, ssePayloads } from '../fakeService/sseTestReader';
 
 let fake: FakeService;
@@ -370,6 +370,82 @@ describe('fake service', () => {
       assert.ok(r.rawText.length > BIG_EVENT_LENGTH);
       assert.equal(reassemble(r.payloads).text, longReply(BIG_EVENT_LENGTH));
       assert.equal(r.done, true);
+    });
+  });
+
+  describe('stream framing', () => {
+    const expected = chatReply(MESSAGES);
+
+    /** Streams with a framing header (and a fault), reads until 300 ms pass without a byte, leaves it open. */
+    async function framed(headers: Record<string, string>, messages = MESSAGES) {
+      const ac = new AbortController();
+      const res = await streamChat(messages, { headers, signal: ac.signal });
+      const text = await readUntilQuiet(res, 300);
+      return { raw: text, close: () => ac.abort(), ...reassemble(ssePayloads(text)) };
+    }
+
+    it('lines: one data: line per event, LF, no blank line, held open after [DONE]', async () => {
+      const r = await framed({ 'x-fake-framing': 'lines' });
+      assert.equal(r.raw.includes('\n\n'), false, 'no blank line');
+      assert.equal(r.raw.includes('\r'), false, 'LF only');
+      const lines = r.raw.split('\n').slice(0, -1);
+      assert.ok(lines.every((l) => l.startsWith('data: ')));
+      assert.ok(r.raw.endsWith('data: [DONE]\n'));
+      assert.equal(r.done, true);
+      assert.equal(r.raw, r.raw.slice(0, r.raw.indexOf('[DONE]') + 7), 'nothing after [DONE]');
+      assert.equal(r.text, expected);
+      const rec = fake.requests[0];
+      assert.deepEqual([rec.framing, rec.endedAt], ['lines', undefined], 'still open after [DONE]');
+      r.close();
+      await fake.waitFor((x) => x.aborted);
+    });
+
+    it(`lines: ends the response by itself ${LINES_HOLD_MS} ms after [DONE]`, async function () {
+      this.timeout(LINES_HOLD_MS + 5000);
+      const started = Date.now();
+      const res = await streamChat(MESSAGES, { headers: { 'x-fake-framing': 'lines' } });
+      const { chunks, error } = await readChunks(res);
+      assert.equal(error, undefined);
+      assert.equal(reassemble(ssePayloads(decodeChunks(chunks))).text, expected);
+      assert.ok(Date.now() - started >= LINES_HOLD_MS - 50, `ended after ${Date.now() - started} ms`);
+      assert.equal((await fake.waitFor((x) => x.endedAt !== undefined)).completed, true);
+    });
+
+    it('lines combines with crlf, cr, comments and cut', async () => {
+      const crlf = await framed({ 'x-fake-framing': 'lines', 'x-fake-fault': 'crlf' });
+      assert.ok(crlf.raw.includes('}\r\ndata: ') && !crlf.raw.includes('\r\n\r\n'));
+      const cr = await framed({ 'x-fake-framing': 'lines', 'x-fake-fault': 'cr' });
+      assert.ok(cr.raw.includes('}\rdata: ') && !cr.raw.includes('\r\r') && !cr.raw.includes('\n'));
+      const comments = await framed({ 'x-fake-framing': 'lines', 'x-fake-fault': 'comments' });
+      assert.ok(comments.raw.includes(': keep-alive\nevent: message\nid: 1\ndata: ') && !comments.raw.includes('\n\n'));
+      for (const r of [crlf, cr, comments]) {
+        assert.equal(r.done, true);
+        assert.equal(r.text, expected);
+        r.close();
+      }
+      const cut = await streamWithFault('cut', [{ role: 'user', content: 'Tell me about caching #framing:lines' }]);
+      assert.ok(cut.error, 'the cut still cuts');
+      assert.equal(cut.done, false);
+      assert.equal(cut.rawText.includes('\n\n'), false);
+    });
+
+    it('is chosen by header, then #framing:NAME, then the service-wide setting; unknown ones are refused', async () => {
+      const directive = await framed({}, [{ role: 'user', content: 'hello #framing:lines' }]);
+      assert.equal(directive.raw.includes('\n\n'), false);
+      directive.close();
+      fake.setFraming('lines');
+      try {
+        const serviceWide = await framed({});
+        assert.equal(serviceWide.raw.includes('\n\n'), false);
+        serviceWide.close();
+        const header = await framed({ 'x-fake-framing': 'standard' });
+        assert.equal(header.raw.includes('\n\n'), true);
+        assert.equal(header.done, true);
+      } finally {
+        fake.setFraming('standard');
+      }
+      assert.equal((await streamChat(MESSAGES, { headers: { 'x-fake-framing': 'blank' } })).status, 400);
+      assert.throws(() => fake.setFraming('blank' as 'lines'), /Unknown fake framing/);
     });
   });
 

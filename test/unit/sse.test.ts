@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ServiceError } from '../../src/core/errors';
-import { readContentDeltas } from '../../src/core/sse';
+import { MAX_EVENT_CHARS, readContentDeltas } from '../../src/core/sse';
 
 const enc = new TextEncoder();
 
@@ -24,10 +24,13 @@ async function collect(body: AsyncIterable<Uint8Array>, skipped: string[] = []):
   return out;
 }
 
-async function collectError(body: AsyncIterable<Uint8Array>): Promise<{ text: string; error?: ServiceError }> {
+async function collectError(
+  body: AsyncIterable<Uint8Array>,
+  maxEventChars?: number,
+): Promise<{ text: string; error?: ServiceError }> {
   let text = '';
   try {
-    for await (const delta of readContentDeltas(body)) {
+    for await (const delta of readContentDeltas(body, {}, { maxEventChars })) {
       text += delta;
     }
     return { text };
@@ -142,5 +145,151 @@ describe('SSE reader', () => {
   it('passes through an empty content string without yielding', async () => {
     const out = await collect(chunks(ev('') + ev('z') + 'data: [DONE]\n\n', 1));
     assert.equal(out.join(''), 'z');
+  });
+
+  it('gives every payload the content JSON.parse gives it, escapes and odd spacing included', async () => {
+    const payloads = [
+      '{"content":"plain"}',
+      '{"content":""}',
+      '{"content":"say \\"hi\\""}',
+      '{"content":"back\\\\slash"}',
+      '{"content":"line\\nbreak\\ttab"}',
+      '{"content":"\\u00e9\\ud83d\\ude80"}',
+      '{"content":"é🚀"}',
+      '{"content":"a","role":"assistant"}',
+      '{"role":"assistant","content":"b"}',
+      '{ "content" : "spaced" }',
+      '{"content":"trailing"}   ',
+      '{"content":"x"}{"content":"y"}',
+      '{"content":"}',
+      '{"content":"\t"}',
+    ];
+    for (const payload of payloads) {
+      let expected = '';
+      try {
+        const content = (JSON.parse(payload) as { content?: unknown }).content;
+        expected = typeof content === 'string' ? content : '';
+      } catch {
+        // Not JSON: skipped, no content.
+      }
+      for (const data of [`data: ${payload}`, `data:${payload}`]) {
+        const out = await collect(chunks(`${data}\ndata: [DONE]\n`));
+        assert.equal(out.join(''), expected, data);
+      }
+    }
+  });
+
+  describe('framed as the spec says: one data: line per event, no blank line', () => {
+    /** A body that sends `parts` one by one, recording how many were pulled, and never ends by itself. */
+    function heldOpen(parts: string[]): { body: AsyncIterable<Uint8Array>; pulled: () => number } {
+      let pulled = 0;
+      async function* body(): AsyncGenerator<Uint8Array> {
+        for (const part of parts) {
+          pulled++;
+          yield enc.encode(part);
+        }
+        await new Promise(() => undefined);
+      }
+      return { body: body(), pulled: () => pulled };
+    }
+
+    it("yields each line's content when its line ends, before the next chunk is read", async () => {
+      const source = heldOpen(['data: {"content":"a"}\n', 'data: {"content":"b"}\n', 'data: [DONE]\n']);
+      const seen: string[] = [];
+      for await (const delta of readContentDeltas(source.body)) {
+        seen.push(`${delta}@${source.pulled()}`);
+      }
+      assert.deepEqual(seen, ['a@1', 'b@2']);
+    });
+
+    it('ends at [DONE] although the body never ends and no blank line ever comes', async () => {
+      const source = heldOpen([`${'data: {"content":"x"}\n'.repeat(3)}data: [DONE]\n`]);
+      assert.equal((await collect(source.body)).join(''), 'xxx');
+    });
+
+    it('reads LF, CRLF and lone CR line ends, cut at every byte', async () => {
+      for (const eol of ['\n', '\r\n', '\r']) {
+        const stream = `data: {"content":"x"}${eol}: ping${eol}data: {"content":"y"}${eol}data: [DONE]${eol}`;
+        for (let step = 1; step <= 8; step++) {
+          assert.equal((await collect(chunks(stream, step))).join(''), 'xy', `${JSON.stringify(eol)} step ${step}`);
+        }
+      }
+    });
+
+    it('does not take the LF after a CR that ended a chunk for a blank line', async () => {
+      async function* body(): AsyncGenerator<Uint8Array> {
+        yield enc.encode('data: {"content":\r');
+        yield enc.encode('\ndata: "split"}\r\n\r\ndata: [DONE]\r\n');
+      }
+      const skipped: string[] = [];
+      assert.equal((await collect(body(), skipped)).join(''), 'split');
+      assert.deepEqual(skipped, []);
+    });
+  });
+
+  describe('the standard form: several data: lines, then a blank line', () => {
+    it('reads each line that is JSON on its own as its own event', async () => {
+      const stream = 'data: {"content":"a"}\ndata: {"content":"b"}\n\ndata: [DONE]\n\n';
+      assert.equal((await collect(chunks(stream, 3))).join(''), 'ab');
+    });
+
+    it('joins the lines of one JSON object split across data: lines and parses it at the blank line', async () => {
+      const stream =
+        'data: {"content":\ndata: "one object",\ndata: "n": 1}\n\ndata: {"content":"!"}\n\ndata: [DONE]\n\n';
+      for (let step = 1; step <= 6; step++) {
+        const skipped: string[] = [];
+        assert.equal((await collect(chunks(stream, step), skipped)).join(''), 'one object!', `step ${step}`);
+        assert.deepEqual(skipped, []);
+      }
+    });
+
+    it('keeps reading lines after a line that is not JSON, and reports that line once', async () => {
+      const skipped: string[] = [];
+      const stream = 'data: {"content": "oops\ndata: {"content":"a"}\ndata: {"content":"b"}\ndata: [DONE]\n';
+      assert.equal((await collect(chunks(stream, 4), skipped)).join(''), 'ab');
+      assert.deepEqual(skipped, ['an event was not valid JSON']);
+    });
+  });
+
+  describe('bounded memory', () => {
+    it('stops with a clear message, keeping the text, when one line grows past the limit', async () => {
+      const stream = `${ev('kept')}data: {"content":"${'x'.repeat(5000)}"}\n\n${ev('never')}data: [DONE]\n\n`;
+      const { text, error } = await collectError(chunks(stream, 100), 1000);
+      assert.equal(text, 'kept');
+      assert.equal(error?.kind, 'badResponse');
+      assert.match(error?.message ?? '', /sent an event larger than 1 KB/);
+    });
+
+    it('stops when an unfinished line never ends, without waiting for the body to end', async () => {
+      let pulled = 0;
+      async function* endless(): AsyncGenerator<Uint8Array> {
+        yield enc.encode(ev('kept'));
+        for (;;) {
+          pulled++;
+          yield enc.encode('data: {"content":"' + 'y'.repeat(100));
+        }
+      }
+      const { text, error } = await collectError(endless(), 1000);
+      assert.equal(text, 'kept');
+      assert.match(error?.message ?? '', /larger than/);
+      assert.ok(pulled <= 11, `stopped after ${pulled} chunks`);
+    });
+
+    it('stops when the held lines of one event grow past the limit', async () => {
+      const stream = `${ev('kept')}${'data: not json at all\n'.repeat(100)}\n`;
+      const { text, error } = await collectError(chunks(stream, 50), 1000);
+      assert.equal(text, 'kept');
+      assert.match(error?.message ?? '', /larger than/);
+    });
+
+    it('refuses a real line over 16 MiB and reads one just under it', async () => {
+      const under = 'u'.repeat(MAX_EVENT_CHARS - 100);
+      const ok = await collectError(chunks(`${ev(under)}data: [DONE]\n`, 65_536));
+      assert.equal(ok.text.length, under.length);
+      assert.equal(ok.error, undefined);
+      const { text, error } = await collectError(chunks(`${ev('kept')}${ev(under + 'o'.repeat(200))}`, 65_536));
+      assert.equal(text, 'kept');
+      assert.match(error?.message ?? '', /larger than 16 MB/);
+    });
   });
 });
