@@ -238,6 +238,17 @@ export class HttpClient {
 
   private async untilReleased(): Promise<void> {
     for (const body of this.unreleased) {
+      if (draining.has(body) && !body.destroyed && !body.readableEnded) {
+        // A reply complete at `[DONE]` whose response is still ending (see `drainFor`): a server ends it within
+        // milliseconds, and its socket is then free for this request. One that holds it open is not waited for long.
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, DRAIN_WAIT_MS);
+          body.once('close', () => {
+            clearTimeout(timer);
+            resolve(undefined);
+          });
+        });
+      }
       if (body.destroyed || body.readableEnded) {
         await new Promise((resolve) => setImmediate(resolve));
         return;
@@ -319,11 +330,17 @@ function wrapResponse(
   };
 }
 
+/** Bodies being drained after their reply completed: the next request waits briefly for their socket. */
+const draining = new WeakSet<Dispatcher.ResponseData['body']>();
+/** How long a request waits for a draining response to end, so it can take that response's socket. */
+const DRAIN_WAIT_MS = 50;
+
 /** Reads and drops what is left of a body for up to `graceMs`, then closes it if it has not ended. */
 function drainFor(body: Dispatcher.ResponseData['body'], graceMs: number): void {
   if (body.destroyed || body.readableEnded) {
     return;
   }
+  draining.add(body);
   body.on('error', () => undefined);
   const timer = setTimeout(() => discard(body), graceMs);
   timer.unref();
