@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeService, type FakeService } from '../../fakeService/fakeService';
-import { filesUnder, runDirFor } from '../harness/paths';
+import { extHostUserDataDir, filesUnder } from '../harness/paths';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 
@@ -16,7 +16,7 @@ interface StoredMessage {
 /** The stored conversations of this run (the extension's global storage, as the extension host wrote it). */
 function conversations(): { messages: StoredMessage[] }[] {
   const files = filesUnder(
-    path.join(runDirFor('exthost'), 'ud'),
+    extHostUserDataDir(),
     (file) => path.basename(path.dirname(file)) === 'conversations' && path.basename(file) !== 'index.json',
   );
   return files.flatMap((file) => {
@@ -30,7 +30,7 @@ function conversations(): { messages: StoredMessage[] }[] {
 
 /** The extension's log of this run. */
 function extensionLog(): string {
-  return filesUnder(path.join(runDirFor('exthost'), 'ud', 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
+  return filesUnder(path.join(extHostUserDataDir(), 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
     .map((file) => fs.readFileSync(file, 'utf8'))
     .join('\n');
 }

@@ -6,7 +6,7 @@ import { estimateTokens } from '../../../src/core/tokenEstimate';
 import { nativeChatApi, type LanguageModelChat, type NativeChatApi } from '../../../src/features/nativeChat/chatApi';
 import { chatReply } from '../../fakeService/chatContent';
 import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';
-import { filesUnder } from '../harness/paths';
+import { extHostUserDataDir, filesUnder } from '../harness/paths';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 const VENDOR = 'alpha';
@@ -18,9 +18,7 @@ function messagesOf(request: RecordedRequest): { role: string; content: string }
 
 /** The extension's log ("ALPHA & AXO" output channel) of this run, as the extension host wrote it. */
 function extensionLog(): string {
-  const userData = process.env.ALPHA_AXO_EXTHOST_USER_DATA;
-  assert.ok(userData, 'the runner names the user data folder in ALPHA_AXO_EXTHOST_USER_DATA');
-  return filesUnder(path.join(userData, 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
+  return filesUnder(path.join(extHostUserDataDir(), 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
     .map((file) => fs.readFileSync(file, 'utf8'))
     .join('\n');
 }

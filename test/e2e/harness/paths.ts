@@ -48,6 +48,18 @@ export function runDirFor(name: string): string {
   return path.join(shortTempRoot(), `run-${name}`);
 }
 
+/**
+ * Inside the extension-host suite: the user data folder of the code-server it runs in (the runner names it in
+ * `ALPHA_AXO_EXTHOST_USER_DATA`: it lives under the runner's short temp root, which this process cannot derive).
+ */
+export function extHostUserDataDir(): string {
+  const dir = process.env.ALPHA_AXO_EXTHOST_USER_DATA;
+  if (!dir) {
+    throw new Error('ALPHA_AXO_EXTHOST_USER_DATA is not set: run the suite through extHostRunner');
+  }
+  return dir;
+}
+
 /** Where one run's logs are kept after it ends: `.vscode-test/run-<name>`. */
 export function logDirFor(name: string): string {
   return path.join(vscodeTestDir, `run-${name}`);
