@@ -137,6 +137,15 @@ async function main() {
   ]) {
     process.once(signal, () => void stopAll(code));
   }
+  // `npm run demo` stopped by a signal exits without passing it on: the demo then outlives it. It notices that its
+  // parent is gone (it is adopted by another process) and stops as if it had been signalled.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      say('the process that started the demo is gone');
+      void stopAll(143);
+    }
+  }, 500).unref();
   fake.child.once('exit', (code) => {
     say(`the fake service exited (${code})`);
     void stopAll(1);

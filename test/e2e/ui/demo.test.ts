@@ -41,12 +41,25 @@ function readyPorts(child: ChildProcess): Promise<{ codeServer: number; fake: nu
 describe('The demo (npm run demo)', function () {
   this.timeout(120_000);
 
-  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
-    it(`stops code-server and the fake service on ${signal}, freeing both ports within 10 s`, async () => {
-      const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'demo.mjs'), '--port', '0'], {
-        cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+  // As users start it: `npm run demo`, whose npm exits on a signal without passing it on to the demo.
+  const viaNpm = (): ChildProcess =>
+    spawn('npm', ['run', '--silent', 'demo', '--', '--port', '0'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+  // The demo's own process, as a process manager or a closed terminal signals it.
+  const direct = (): ChildProcess =>
+    spawn(process.execPath, [path.join(repoRoot, 'scripts', 'demo.mjs'), '--port', '0'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+  for (const [signal, how, start] of [
+    ['SIGTERM', 'npm run demo', viaNpm],
+    ['SIGTERM', 'the demo itself', direct],
+    ['SIGHUP', 'the demo itself', direct],
+  ] as const) {
+    it(`stops code-server and the fake service when ${how} gets ${signal}, freeing both ports within 10 s`, async () => {
+      const child = start();
       const exited = new Promise<number | string>((resolve) =>
         child.once('exit', (code, name) => resolve(code ?? name ?? 'unknown')),
       );
