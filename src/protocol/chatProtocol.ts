@@ -89,6 +89,14 @@ export interface BudgetView {
   limitTokens: number;
 }
 
+/** How the page speaks and sizes its text (`alphaAxo.chat.announceReplies`, `alphaAxo.chat.fontSize`). */
+export interface ChatDisplayView {
+  /** What a screen reader is told when a reply ends: its first sentence, all of it, or only that it ended. */
+  announceReplies: 'firstSentence' | 'whole' | 'startAndEnd';
+  /** The text size in pixels; 0 follows VS Code's. */
+  fontSize: number;
+}
+
 /** Everything the page draws from: sent first after `webview/ready`, and whenever the whole view changes. */
 export interface ChatStateView {
   conversationId: string;
@@ -143,7 +151,9 @@ export type HostToWebview =
   /** Host → webview: the clicked image could not be loaded. */
   | { type: 'image/failed'; url: string; message: string }
   /** Host → webview: a short confirmation for the live region ("Copied"). */
-  | { type: 'ui/announce'; text: string };
+  | { type: 'ui/announce'; text: string }
+  /** Host → webview: the display settings (after `chat/state`, and whenever they change). */
+  | { type: 'ui/display'; display: ChatDisplayView };
 
 /** Messages the page sends to the host. */
 export type WebviewToHost =

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { ConversationStore } from '../../core/chat/conversationStore';
 import type { Services } from '../../host/services';
 import { ChatController } from './chatController';
+import { affectsDisplay, readDisplay } from './chatDisplay';
 import { exportMarkdown, contextFromArgs, parseAskArgs, promptForQuestion, selectionContext } from './chatCommands';
 import { CHAT_PANEL_TYPE, ChatPanels } from './chatPanels';
 import { ChatRouter } from './chatRouter';
@@ -81,6 +82,9 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     settings.onDidChange((e) => {
       if (e.affectsConfiguration('alphaAxo.chat.model')) {
         controller.onModelChanged();
+      }
+      if (affectsDisplay(e)) {
+        controller.broadcast({ type: 'ui/display', display: readDisplay() });
       }
     }),
     vscode.window.onDidChangeTextEditorSelection(() => controller.onSelectionChanged()),

@@ -1,6 +1,7 @@
 import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
+import { Announcer } from './announcer';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
@@ -10,6 +11,7 @@ import { messageElement, showOutcome, type MessageContext, type MessageElement }
 import { drawRecent, OlderMessages } from './olderMessages';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
+import { isAnnounceMode } from './spokenReply';
 import './chat.css';
 
 interface VsCodeApi extends DraftStore {
@@ -30,7 +32,7 @@ interface Streaming {
  */
 class ChatApp {
   private readonly log = h('main', { class: 'log', role: 'log', 'aria-label': t('Conversation'), 'aria-live': 'off' });
-  private readonly announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
+  private readonly announcer = new Announcer();
   private readonly title = h('h1', { class: 'title' }, 'ALPHA');
   private readonly scroller = new Scroller(this.log);
   private readonly composer: Composer;
@@ -70,7 +72,8 @@ class ChatApp {
       this.log,
       this.scroller.jumpButton,
       this.composer.element,
-      this.announcer,
+      this.announcer.polite,
+      this.announcer.assertive,
     );
     this.listen();
   }
@@ -89,6 +92,7 @@ class ChatApp {
         this.append(message.user, false);
         this.startStreaming(message.requestId, message.reply);
         this.scroller.jumpToLatest();
+        this.announcer.replyStarted();
         return;
       case 'chat/delta':
         if (this.streaming?.requestId === message.requestId) {
@@ -121,7 +125,12 @@ class ChatApp {
       case 'image/failed':
         return this.showImage(message);
       case 'ui/announce':
-        return this.announce(message.text);
+        return this.announcer.status(message.text);
+      case 'ui/display':
+        this.announcer.setMode(
+          isAnnounceMode(message.display.announceReplies) ? message.display.announceReplies : 'firstSentence',
+        );
+        return;
     }
   }
 
@@ -198,13 +207,13 @@ class ChatApp {
     this.composer.setStreaming(false);
     this.refreshRegenerate();
     this.scroller.contentChanged();
-    this.announce(
-      message.type === 'chat/error'
-        ? t('ALPHA could not finish: {0}', message.error.message)
-        : message.status === 'stopped'
-          ? t('ALPHA stopped. The partial reply is kept.')
-          : t('ALPHA replied.'),
-    );
+    if (message.type === 'chat/error') {
+      this.announcer.replyFailed(message.error);
+    } else if (message.status === 'stopped') {
+      this.announcer.replyStopped();
+    } else {
+      this.announcer.replyDone(streaming.element.renderer?.source ?? view?.content ?? '');
+    }
   }
 
   /** Only the last reply can be regenerated, and not while one is written. */
@@ -268,12 +277,6 @@ class ChatApp {
   private setTitle(title: string | undefined): void {
     this.title.textContent = title || t('New conversation');
     this.title.title = this.title.textContent;
-  }
-
-  private announce(text: string): void {
-    this.announcer.textContent = '';
-    // A changed text is what makes screen readers speak; clearing first repeats an identical announcement.
-    requestAnimationFrame(() => (this.announcer.textContent = text));
   }
 
   private showImage(message: Extract<HostToWebview, { type: 'image/loaded' | 'image/failed' }>): void {

@@ -1,0 +1,67 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import { poll } from '../harness/workbench';
+
+/** The bits of the page's DOM the recorder uses (the test code is compiled without the DOM's types). */
+interface PageRegion {
+  textContent: string | null;
+}
+interface PageBody {
+  querySelector(selector: string): PageRegion;
+}
+type Said = { __said?: string[] };
+declare const MutationObserver: new (callback: () => void) => { observe(node: unknown, options: object): void };
+
+/**
+ * Starts recording what the chat's live regions say: every non-empty text the polite (`.announcer`) or assertive
+ * (`.announcer-alert`) region takes, in order, as "polite: …" / "assertive: …".
+ */
+export async function recordAnnouncements(frame: FrameLocator): Promise<void> {
+  await frame.locator('body').evaluate((body: unknown) => {
+    const said: string[] = [];
+    (globalThis as Said).__said = said;
+    for (const [name, selector] of [
+      ['polite', '.announcer'],
+      ['assertive', '.announcer-alert'],
+    ]) {
+      const region = (body as PageBody).querySelector(selector);
+      new MutationObserver(() => {
+        if (region.textContent) {
+          said.push(`${name}: ${region.textContent}`);
+        }
+      }).observe(region, { childList: true, characterData: true, subtree: true });
+    }
+  });
+}
+
+/** What the live regions said since {@link recordAnnouncements} (or the last call), and forgets it. */
+export async function takeAnnouncements(frame: FrameLocator): Promise<string[]> {
+  return frame.locator('body').evaluate(() => (globalThis as Said).__said?.splice(0) ?? []);
+}
+
+/** Waits until the live regions have said something matching `pattern`; returns everything said until then. */
+export async function waitForAnnouncement(frame: FrameLocator, pattern: RegExp, timeoutMs = 30_000): Promise<string[]> {
+  const said: string[] = [];
+  await poll(
+    async () => {
+      said.push(...(await takeAnnouncements(frame)));
+      return said.some((s) => pattern.test(s));
+    },
+    timeoutMs,
+    `the live regions did not say ${pattern} (they said ${JSON.stringify(said)})`,
+  );
+  return said;
+}
+
+/**
+ * Changes user settings the way an edit of settings.json does (VS Code watches the file) and keeps the others.
+ * Both the User and the Machine files, as the harness writes them.
+ */
+export function setUserSettings(userDataDir: string, values: Record<string, unknown>): void {
+  for (const folder of ['User', 'Machine']) {
+    const file = path.join(userDataDir, folder, 'settings.json');
+    const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, `${JSON.stringify({ ...current, ...values }, null, 2)}\n`);
+  }
+}
