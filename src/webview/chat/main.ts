@@ -7,6 +7,7 @@ import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
+import { installKeyboardNav } from './keyboardNav';
 import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
 import { drawRecent, OlderMessages } from './olderMessages';
 import { imageAlt } from './safeHtml';
@@ -49,7 +50,12 @@ class ChatApp {
     private readonly post: (message: WebviewToHost) => void,
     drafts: DraftStore,
   ) {
-    this.composer = new Composer(post, drafts, () => this.stop());
+    this.composer = new Composer(
+      post,
+      drafts,
+      () => this.stop(),
+      () => this.lastPrompt(),
+    );
     this.history = new HistoryPanel(post);
     this.ctx = {
       post,
@@ -231,10 +237,18 @@ class ChatApp {
     );
   }
 
-  private stop(): void {
+  /** Stops the streaming reply; true when one was streaming. */
+  private stop(): boolean {
     if (this.streaming) {
       this.post({ type: 'chat/cancel', requestId: this.streaming.requestId });
+      return true;
     }
+    return false;
+  }
+
+  /** The text of the last prompt, for Up in an empty composer. */
+  private lastPrompt(): string | undefined {
+    return [...this.messages].reverse().find((m) => m.role === 'user')?.content;
   }
 
   /** Edits a prompt in place: Enter (or "Send") sends it again, Escape (or "Cancel") restores it. */
@@ -316,11 +330,11 @@ class ChatApp {
         this.post({ type: 'image/load', url: image.dataset.imageUrl });
       }
     });
-    document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.streaming && !event.defaultPrevented) {
-        event.preventDefault();
-        this.stop();
-      }
+    installKeyboardNav(document, {
+      log: this.log,
+      composer: this.composer.input,
+      closeOpen: () => this.history.closeIfOpen(),
+      stop: () => this.stop(),
     });
   }
 }

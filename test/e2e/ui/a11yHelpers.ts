@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { poll } from '../harness/workbench';
 
 /** The bits of the page's DOM the recorder uses (the test code is compiled without the DOM's types). */
@@ -64,4 +64,48 @@ export function setUserSettings(userDataDir: string, values: Record<string, unkn
     const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(file, `${JSON.stringify({ ...current, ...values }, null, 2)}\n`);
   }
+}
+
+interface FocusedElement {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  tagName: string;
+}
+declare const getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string };
+
+/** The accessible label (or text) and role-ish tag of the focused element in `frame`, '' when none. */
+export async function focusedName(frame: FrameLocator): Promise<string> {
+  const focused = frame.locator(':focus');
+  if ((await focused.count()) === 0) {
+    return '';
+  }
+  return focused.evaluate((el: unknown) => {
+    const e = el as FocusedElement;
+    return (e.getAttribute('aria-label') ?? e.textContent ?? '').trim();
+  });
+}
+
+/** Whether the focused element in `frame` draws a visible outline (the focus ring). */
+export async function focusRingVisible(frame: FrameLocator): Promise<boolean> {
+  return frame.locator(':focus').evaluate((el: unknown) => {
+    const style = getComputedStyle(el);
+    return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+  });
+}
+
+/**
+ * Presses Tab (or Shift+Tab) until the focused element of `frame` is named `name`; fails after `max` presses,
+ * listing what the focus went through.
+ */
+export async function tabTo(page: Page, frame: FrameLocator, name: string, shift = false, max = 40): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    const now = await focusedName(frame);
+    if (now === name) {
+      return;
+    }
+    seen.push(now);
+    await page.keyboard.press(shift ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab did not reach "${name}" in ${max} presses (went through ${JSON.stringify(seen)})`);
 }

@@ -1,14 +1,33 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { replyDirective } from '../../fakeService/chatContent';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { chatFrame, poll } from '../harness/workbench';
-import { recordAnnouncements, setUserSettings, takeAnnouncements, waitForAnnouncement } from './a11yHelpers';
-import { openChat, replies, sendPrompt, waitForReplyEnd, waitForReplyText } from './chatHelpers';
+import {
+  focusedName,
+  focusRingVisible,
+  recordAnnouncements,
+  setUserSettings,
+  tabTo,
+  takeAnnouncements,
+  waitForAnnouncement,
+} from './a11yHelpers';
+import { openFile } from './encyclopediaHelpers';
+import {
+  openChat,
+  prompts,
+  replies,
+  sendPrompt,
+  waitForLastPrompt,
+  waitForReplyEnd,
+  waitForReplyText,
+} from './chatHelpers';
 
-describe('Accessibility of the chat: what a screen reader hears', function () {
+describe('Accessibility: screen readers, keyboard only, text size', function () {
   this.timeout(180_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
   const service = useFakeService({ chatKey });
@@ -90,5 +109,112 @@ describe('Accessibility of the chat: what a screen reader hears', function () {
       /^assertive: ALPHA could not finish: .*chat API key.* Use the “Set Chat API Key” button below the reply\.$/,
     );
     await replies(frame).last().getByRole('button', { name: 'Set Chat API Key' }).waitFor();
+  });
+
+  it('works from the keyboard alone: send, stop, recall, move between messages, regenerate, copy, insert, history', async () => {
+    const page = session.page;
+    const code = 'export function greet(name: string): string {\n  return `Hello, ${name}! 👋`;\n}';
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(session.server.url).origin,
+    });
+    const editor = await openFile(page, 'scratch.ts');
+    await editor.locator('.view-line', { hasText: '// scratch' }).first().click();
+    await page.keyboard.press('Control+Home');
+    const frame = await openChat(page);
+    const input = frame.getByRole('textbox', { name: 'Message ALPHA' });
+    await input.focus();
+
+    // Send with Enter; stop with Escape.
+    const before = await prompts(frame).count();
+    await page.keyboard.type('Keyboard only: a long one #long:20000 #fault:slow');
+    await page.keyboard.press('Enter');
+    await poll(async () => (await prompts(frame).count()) > before, 15_000, 'Enter did not send');
+    await waitForReplyText(frame, 20);
+    await page.keyboard.press('Escape');
+    await replies(frame).last().getByText('Stopped.').waitFor({ timeout: 10_000 });
+
+    // Up in the empty composer brings the last prompt back; Ctrl+A, Delete empties it again.
+    assert.equal(await input.inputValue(), '');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'Keyboard only: a long one #long:20000 #fault:slow');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+
+    // A draft stays where it is while Ctrl+Up / Ctrl+Down visit the messages, named exactly "ALPHA" and "You".
+    await page.keyboard.type('half a thought');
+    await page.keyboard.press('Control+ArrowUp');
+    assert.equal(await focusedName(frame), 'ALPHA');
+    assert.ok(await focusRingVisible(frame), 'the focused message shows a focus ring');
+    await page.keyboard.press('Control+ArrowUp');
+    assert.equal(await focusedName(frame), 'You');
+    await page.keyboard.press('Control+ArrowDown');
+    await page.keyboard.press('Control+ArrowDown');
+    assert.equal(await focusedName(frame), 'Message ALPHA');
+    assert.equal(await input.inputValue(), 'half a thought');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+
+    // Regenerate from the reply's toolbar, reached with Tab; Escape stops it again.
+    await page.keyboard.press('Control+ArrowUp');
+    await tabTo(page, frame, 'Regenerate');
+    assert.ok(await focusRingVisible(frame), 'Regenerate shows a focus ring');
+    await page.keyboard.press('Enter');
+    await frame.getByRole('button', { name: 'Stop generating' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await waitForReplyText(frame, 20);
+    await page.keyboard.press('Escape');
+    await waitForReplyEnd(frame);
+
+    // Copy code and Insert at cursor, reached with Tab from the reply.
+    await input.focus();
+    await page.keyboard.type('Show me a greeting function');
+    await page.keyboard.press('Enter');
+    await waitForReplyEnd(frame);
+    await page.keyboard.press('Control+ArrowUp');
+    await tabTo(page, frame, 'Copy code');
+    assert.ok(await focusRingVisible(frame), 'Copy code shows a focus ring');
+    await page.keyboard.press('Enter');
+    await poll(
+      async () => (await page.evaluate<string>('navigator.clipboard.readText()').catch(() => '')) === code,
+      10_000,
+      'the clipboard does not hold the code block',
+    );
+    await tabTo(page, frame, 'Insert at cursor');
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'export function greet' }).first().waitFor();
+
+    // Insert at cursor left the focus in the editor: back to the chat with its command, from the palette.
+    await page.keyboard.press('F1');
+    await page.keyboard.type('ALPHA: Open Chat');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'ALPHA: Open Chat' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await poll(async () => (await focusedName(frame)) === 'Message ALPHA', 10_000, 'the composer did not get focus');
+
+    // A new conversation, then the history list: open it, pick the first conversation with the arrows and Enter.
+    await page.keyboard.press('Control+ArrowUp');
+    await tabTo(page, frame, 'New conversation', true);
+    await page.keyboard.press('Enter');
+    await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new conversation');
+    await input.focus();
+    await page.keyboard.type('Second conversation');
+    await page.keyboard.press('Enter');
+    await waitForReplyEnd(frame);
+    await tabTo(page, frame, 'Show conversations', true);
+    await page.keyboard.press('Enter');
+    const older = frame.locator('button.history-item', { hasText: /Keyboard only/ });
+    await older.waitFor({ timeout: 10_000 });
+    for (
+      let i = 0;
+      i < 10 &&
+      !(await older.evaluate(
+        (e: unknown) => e === (globalThis as { document?: { activeElement?: unknown } }).document?.activeElement,
+      ));
+      i++
+    ) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    await waitForLastPrompt(frame, /Show me a greeting function/);
+    const file = path.join(session.server.workspaceDir, 'scratch.ts');
+    assert.ok(fs.existsSync(file));
   });
 });
