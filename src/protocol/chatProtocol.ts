@@ -190,7 +190,11 @@ export type WebviewToHost =
   /** Webview → host: open a link outside (the host opens http, https and mailto only). */
   | { type: 'link/open'; url: string }
   /** Webview → host: the user clicked to see a remote image. */
-  | { type: 'image/load'; url: string };
+  | { type: 'image/load'; url: string }
+  /** Webview → host: the reply that has the keyboard focus (for "Open Reply as Text"); absent when none has. */
+  | { type: 'reply/focus'; messageId?: string }
+  /** Webview → host: Alt+F2 in the page: open the focused reply (else the last one) as text. */
+  | { type: 'reply/openAsText'; messageId?: string };
 
 /** Every `WebviewToHost` type, for checking what arrives from the page. */
 export const WEBVIEW_TO_HOST_TYPES: ReadonlySet<WebviewToHost['type']> = new Set<WebviewToHost['type']>([
@@ -211,4 +215,6 @@ export const WEBVIEW_TO_HOST_TYPES: ReadonlySet<WebviewToHost['type']> = new Set
   'code/apply',
   'link/open',
   'image/load',
+  'reply/focus',
+  'reply/openAsText',
 ]);

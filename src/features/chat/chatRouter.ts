@@ -19,6 +19,8 @@ export class ChatRouter implements SurfaceHost {
     private readonly actions: CodeActions,
     private readonly services: Services,
     private readonly exportConversation: () => Promise<void>,
+    /** The page says which reply has the focus ("Open Reply as Text" opens it). */
+    private readonly onReplyFocus?: (messageId: string | undefined) => void,
   ) {}
 
   onReady(surface: ChatSurface): void {
@@ -46,6 +48,11 @@ export class ChatRouter implements SurfaceHost {
         return message.action === 'retry' ? c.regenerate() : runErrorAction(message.action);
       case 'conversation/new':
         return c.newConversation();
+      case 'reply/focus':
+        return this.onReplyFocus?.(typeof message.messageId === 'string' ? message.messageId : undefined);
+      case 'reply/openAsText':
+        this.onReplyFocus?.(typeof message.messageId === 'string' ? message.messageId : undefined);
+        return vscode.commands.executeCommand('alpha.chat.openReplyAsText');
       case 'conversation/switch':
         return isConversationId(message.id) ? c.switchTo(message.id) : undefined;
       case 'conversation/delete':

@@ -10,6 +10,7 @@ import { ChatRouter } from './chatRouter';
 import { ChatSession } from './chatSession';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { CodeActions } from './codeActions';
+import { REPLY_SCHEME, ReplyTextProvider } from './replyTextProvider';
 
 /** The folder of the conversation files in the extension's global storage. */
 const CONVERSATIONS_DIR = 'conversations';
@@ -26,7 +27,8 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   const actions = new CodeActions(log, (url, options) => http.fetchPublic(url, options));
   const controller = new ChatController(services, session, actions);
   const exportConversation = () => exportMarkdown(session.conversation);
-  const router = new ChatRouter(controller, actions, services, exportConversation);
+  const replyText = new ReplyTextProvider(() => session.conversation);
+  const router = new ChatRouter(controller, actions, services, exportConversation, (id) => replyText.setFocused(id));
   const view = new ChatViewProvider(context.extensionUri, router, log);
   const panels = new ChatPanels(context.extensionUri, router, log);
 
@@ -79,6 +81,9 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     vscode.commands.registerCommand('alpha.chat.addSelection', addSelection),
     vscode.commands.registerCommand('alpha.chat.export', exportConversation),
     vscode.commands.registerCommand('alpha.chat.stop', () => controller.stop()),
+    replyText,
+    vscode.workspace.registerTextDocumentContentProvider(REPLY_SCHEME, replyText),
+    vscode.commands.registerCommand('alpha.chat.openReplyAsText', () => replyText.open()),
     settings.onDidChange((e) => {
       if (e.affectsConfiguration('alphaAxo.chat.model')) {
         controller.onModelChanged();

@@ -13,6 +13,8 @@ export interface KeyboardNavTarget {
   closeOpen(): boolean;
   /** Stops the streaming reply; true when one was streaming. */
   stop(): boolean;
+  /** Alt+F2: open the focused reply (undefined: the last one) as text, as VS Code's Accessible View does. */
+  openAsText(messageId: string | undefined): void;
 }
 
 /** The message articles of the log, in order. */
@@ -55,8 +57,35 @@ export function installKeyboardNav(doc: Document, target: KeyboardNavTarget): ()
       }
     } else if (event.key === 'Escape' && (target.closeOpen() || target.stop())) {
       event.preventDefault();
+    } else if (event.key === 'F2' && event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+      event.preventDefault();
+      const reply = (document.activeElement as Element | null)?.closest?.<HTMLElement>('article.message.assistant');
+      target.openAsText(reply?.dataset.id);
     }
   };
   doc.addEventListener('keydown', onKey);
   return () => doc.removeEventListener('keydown', onKey);
+}
+
+/**
+ * Tells the host which reply has the keyboard focus (a reply article or anything in it), so "Open Reply as Text"
+ * opens that one; focus anywhere else in the page clears it (the command then opens the last reply).
+ */
+export function trackReplyFocus(root: HTMLElement, post: (messageId: string | undefined) => void): void {
+  let current: string | undefined;
+  root.addEventListener('focusin', (event) => {
+    const reply = (event.target as Element | null)?.closest?.<HTMLElement>('article.message.assistant');
+    const id = reply?.dataset.id;
+    if (id !== current) {
+      current = id;
+      post(id);
+    }
+  });
+  // Focus leaving the page (to the palette, an editor) leaves no reply focused: the command then opens the last one.
+  window.addEventListener('blur', () => {
+    if (current !== undefined) {
+      current = undefined;
+      post(undefined);
+    }
+  });
 }

@@ -7,7 +7,7 @@ import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
-import { installKeyboardNav } from './keyboardNav';
+import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
 import { drawRecent, OlderMessages } from './olderMessages';
 import { imageAlt } from './safeHtml';
@@ -335,7 +335,9 @@ class ChatApp {
       composer: this.composer.input,
       closeOpen: () => this.history.closeIfOpen(),
       stop: () => this.stop(),
+      openAsText: (messageId) => this.post({ type: 'reply/openAsText', messageId }),
     });
+    trackReplyFocus(this.root, (messageId) => this.post({ type: 'reply/focus', messageId }));
   }
 }
 

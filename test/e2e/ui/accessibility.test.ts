@@ -6,7 +6,7 @@ import { replyDirective } from '../../fakeService/chatContent';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { chatFrame, poll } from '../harness/workbench';
+import { chatFrame, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   focusedName,
   focusRingVisible,
@@ -216,5 +216,36 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     await waitForLastPrompt(frame, /Show me a greeting function/);
     const file = path.join(session.server.workspaceDir, 'scratch.ts');
     assert.ok(fs.existsSync(file));
+  });
+
+  it('Alt+F2 opens the focused reply as a read-only Markdown document; the command opens the last one', async () => {
+    const page = session.page;
+    await runCommand(page, 'ALPHA: New Conversation');
+    const frame = await chatFrame(page);
+    await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new conversation');
+    await sendPrompt(frame, `One ${replyDirective('The **first** reply, to be read as text.')}`);
+    await waitForReplyEnd(frame);
+    await sendPrompt(frame, `Two ${replyDirective('The second reply.')}`);
+    await waitForReplyEnd(frame);
+    await frame.getByRole('textbox', { name: 'Message ALPHA' }).focus();
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Control+ArrowUp');
+    }
+    assert.equal(await focusedName(frame), 'ALPHA');
+    await page.keyboard.press('Alt+F2');
+    const tab = page.locator('.tabs-container .tab', { hasText: /^ALPHA reply \d\d\.\d\d\.md/ });
+    await tab.first().waitFor({ timeout: 15_000 });
+    const lines = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await lines.getByText('The **first** reply, to be read as text.').waitFor({ timeout: 10_000 });
+
+    await page.keyboard.press('Control+W');
+    await runCommand(page, 'ALPHA: Open Reply as Text');
+    await page
+      .locator('.editor-instance .monaco-editor .view-lines', { hasText: 'The second reply.' })
+      .first()
+      .waitFor({
+        timeout: 15_000,
+      });
+    await screenshot(page, 'accessibility-reply-as-text');
   });
 });
