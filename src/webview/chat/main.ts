@@ -1,6 +1,7 @@
 import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
+import { applyTextSize } from '../shared/textSize';
 import { Announcer } from './announcer';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { discardMessages } from './discard';
@@ -136,6 +137,7 @@ class ChatApp {
         this.announcer.setMode(
           isAnnounceMode(message.display.announceReplies) ? message.display.announceReplies : 'firstSentence',
         );
+        applyTextSize(document.documentElement, message.display.fontSize);
         return;
     }
   }

@@ -7,6 +7,7 @@ import type {
   WebviewToHost,
 } from '../../protocol/encyclopediaProtocol';
 import { locale, t } from '../shared/l10n';
+import { applyTextSize } from '../shared/textSize';
 import { h, icon, iconButton, relativeTime, textButton } from './dom';
 import { renderEntry } from './entryRender';
 import './encyclopedia.css';
@@ -147,6 +148,9 @@ function render(message: HostToWebview): void {
     case 'media/loaded':
     case 'media/failed':
       showMedia(message);
+      break;
+    case 'ui/textSize':
+      applyTextSize(document.documentElement, message.fontSize);
       break;
   }
 }

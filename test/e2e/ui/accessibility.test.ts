@@ -6,6 +6,8 @@ import { replyDirective } from '../../fakeService/chatContent';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
+
+declare const getComputedStyle: (e: unknown) => { fontSize: string };
 import { chatFrame, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   focusedName,
@@ -16,7 +18,7 @@ import {
   takeAnnouncements,
   waitForAnnouncement,
 } from './a11yHelpers';
-import { openFile } from './encyclopediaHelpers';
+import { encyclopediaFrame, openFile } from './encyclopediaHelpers';
 import {
   openChat,
   prompts,
@@ -248,4 +250,78 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
       });
     await screenshot(page, 'accessibility-reply-as-text');
   });
+
+  it('alphaAxo.chat.fontSize sizes both views live (code keeps the editor font); the footer never overlaps at 240 px', async () => {
+    const page = session.page;
+    await runCommand(page, 'ALPHA: Open Chat');
+    const frame = await chatFrame(page);
+    await sendPrompt(frame, 'Show me some code');
+    await waitForReplyEnd(frame);
+    const encyclopedia = await encyclopediaFrame(page);
+    const size = (f: typeof frame, selector: string) =>
+      f
+        .locator(selector)
+        .first()
+        .evaluate((e: unknown) => parseFloat(getComputedStyle(e).fontSize));
+    const base = await size(frame, 'body');
+    const code = await size(frame, 'pre code');
+    setUserSettings(session.server.userDataDir, { 'alphaAxo.chat.fontSize': base * 2 });
+    await poll(async () => (await size(frame, 'body')) === base * 2, 15_000, 'the chat did not take the text size');
+    await poll(
+      async () => (await size(encyclopedia, 'body')) === base * 2,
+      15_000,
+      'the encyclopedia did not take the text size',
+    );
+    assert.equal(await size(frame, 'pre code'), code, 'code blocks keep the editor font size');
+
+    // Narrow the side bar until the chat is 240 px wide, by dragging its edge.
+    const width = () => frame.locator('body').evaluate((e: unknown) => (e as { clientWidth: number }).clientWidth);
+    for (let i = 0; i < 5 && Math.abs((await width()) - 240) > 2; i++) {
+      const bar = await page.locator('.part.sidebar').boundingBox();
+      assert.ok(bar);
+      const x = bar.x + bar.width;
+      await page.mouse.move(x + 1, bar.y + bar.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(x + 1 - ((await width()) - 240), bar.y + bar.height / 2, { steps: 5 });
+      await page.mouse.up();
+    }
+    assert.ok(Math.abs((await width()) - 240) <= 2, `the chat is ${await width()} px wide`);
+    for (const fontSize of [base * 2, 0]) {
+      setUserSettings(session.server.userDataDir, { 'alphaAxo.chat.fontSize': fontSize });
+      const wanted = fontSize || base;
+      await poll(async () => (await size(frame, 'body')) === wanted, 15_000, `the chat did not take ${wanted} px`);
+      const boxes = await footerBoxes(frame);
+      assert.deepEqual(boxes.problems, [], `the footer at 240 px and ${wanted} px text: ${JSON.stringify(boxes)}`);
+      await screenshot(page, `accessibility-footer-240px-${wanted}px`);
+    }
+  });
 });
+
+/** The composer footer's parts and what is wrong with them: overlaps, or parts outside the bar. */
+async function footerBoxes(frame: import('playwright-core').FrameLocator): Promise<{ problems: string[] }> {
+  return frame.locator('.composer-bar').evaluate((bar: unknown) => {
+    type Box = { left: number; right: number; top: number; bottom: number };
+    type El = { getBoundingClientRect(): Box; querySelector(s: string): El | null };
+    const b = bar as El;
+    const outer = b.getBoundingClientRect();
+    const parts: [string, Box][] = ['.model-label', '.model-picker', '.budget'].map((s) => [
+      s,
+      (b.querySelector(s) as El).getBoundingClientRect(),
+    ]);
+    const problems: string[] = [];
+    for (const [name, box] of parts) {
+      if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5) {
+        problems.push(`${name} is cut off (${box.left}–${box.right} in ${outer.left}–${outer.right})`);
+      }
+    }
+    const budget = parts[2][1];
+    for (const [name, box] of parts.slice(0, 2)) {
+      const across = box.left < budget.right && budget.left < box.right;
+      const down = box.top < budget.bottom && budget.top < box.bottom;
+      if (across && down) {
+        problems.push(`${name} overlaps the token count`);
+      }
+    }
+    return { problems };
+  });
+}
