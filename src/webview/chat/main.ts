@@ -33,7 +33,14 @@ interface Streaming {
  * what changes; the page draws it. The only thing it remembers across a reload is the unsent draft.
  */
 class ChatApp {
-  private readonly log = h('main', { class: 'log', role: 'log', 'aria-label': t('Conversation'), 'aria-live': 'off' });
+  // Focusable (tabindex 0) so the keyboard can scroll it as any scrolling region.
+  private readonly log = h('main', {
+    class: 'log',
+    role: 'log',
+    'aria-label': t('Conversation'),
+    'aria-live': 'off',
+    tabindex: '0',
+  });
   private readonly announcer = new Announcer();
   private readonly title = h('h1', { class: 'title' }, 'ALPHA');
   private readonly scroller = new Scroller(this.log);

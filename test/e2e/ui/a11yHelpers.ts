@@ -109,3 +109,33 @@ export async function tabTo(page: Page, frame: FrameLocator, name: string, shift
   }
   throw new Error(`Tab did not reach "${name}" in ${max} presses (went through ${JSON.stringify(seen)})`);
 }
+
+/** A serious or critical axe violation: its rule, impact and where. */
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core in the page of `frame` and returns its serious and critical violations. The page's script policy
+ * blocks an injected `<script>`, so the library's source goes in as an evaluated expression, which it does not block.
+ */
+export async function runAxe(frame: FrameLocator): Promise<AxeFinding[]> {
+  axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  const body = frame.locator('body');
+  await body.evaluate(axeSource);
+  return body.evaluate(async () => {
+    type Result = {
+      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+    };
+    const axe = (globalThis as unknown as { axe: { run(options: object): Promise<Result> } }).axe;
+    const result = await axe.run({ resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+}

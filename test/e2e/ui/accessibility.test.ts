@@ -8,11 +8,13 @@ import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 
 declare const getComputedStyle: (e: unknown) => { fontSize: string };
-import { chatFrame, poll, runCommand, screenshot } from '../harness/workbench';
+import type { FrameLocator } from 'playwright-core';
+import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   focusedName,
   focusRingVisible,
   recordAnnouncements,
+  runAxe,
   setUserSettings,
   tabTo,
   takeAnnouncements,
@@ -32,11 +34,12 @@ import {
 describe('Accessibility: screen readers, keyboard only, text size', function () {
   this.timeout(180_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey });
+  const axoKey = `fke_${randomBytes(12).toString('hex')}`;
+  const service = useFakeService({ chatKey, axoKey });
   const session = useWorkbench('accessibility', () => ({
     vsix: vsixPath,
     baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey },
+    env: { ALPHA_API_KEY: chatKey, AXO_API_KEY: axoKey },
     settings: { 'alphaAxo.requestTimeoutSeconds': 10, 'workbench.colorTheme': 'Default Dark Modern' },
     workspaceFiles: { 'scratch.ts': '// scratch\n' },
   }));
@@ -141,9 +144,12 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     assert.equal(await input.inputValue(), 'Keyboard only: a long one #long:20000 #fault:slow');
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Delete');
+    // The page handles keys in its own process: wait for each step to show before the next.
+    await poll(async () => (await input.inputValue()) === '', 5_000, 'the composer was not emptied');
 
     // A draft stays where it is while Ctrl+Up / Ctrl+Down visit the messages, named exactly "ALPHA" and "You".
     await page.keyboard.type('half a thought');
+    await poll(async () => (await input.inputValue()) === 'half a thought', 5_000, 'the draft was not typed');
     await page.keyboard.press('Control+ArrowUp');
     assert.equal(await focusedName(frame), 'ALPHA');
     assert.ok(await focusRingVisible(frame), 'the focused message shows a focus ring');
@@ -294,6 +300,64 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
       assert.deepEqual(boxes.problems, [], `the footer at 240 px and ${wanted} px text: ${JSON.stringify(boxes)}`);
       await screenshot(page, `accessibility-footer-240px-${wanted}px`);
     }
+  });
+
+  it('axe finds no serious or critical violation in the chat and the encyclopedia, in Dark, Light and High Contrast', async function () {
+    this.timeout(300_000);
+    const page = session.page;
+    setUserSettings(session.server.userDataDir, { 'alphaAxo.chat.fontSize': 0 });
+    const found: string[] = [];
+    const check = async (frame: FrameLocator, state: string) => {
+      for (const v of await runAxe(frame)) {
+        found.push(`${state}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.slice(0, 3).join(', ')}`);
+      }
+    };
+    const themes: [string, string][] = [
+      ['Default Dark Modern', 'vs-dark'],
+      ['Default Light Modern', 'vs'],
+      ['Default High Contrast', 'hc-black'],
+    ];
+    for (const [theme, cls] of themes) {
+      setUserSettings(session.server.userDataDir, { 'workbench.colorTheme': theme });
+      await poll(
+        async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(cls),
+        20_000,
+        `the workbench did not switch to ${theme}`,
+      );
+      // Welcome states: a new conversation, and the encyclopedia before any lookup (first theme only shows it).
+      await runCommand(page, 'ALPHA: New Conversation');
+      let frame = await chatFrame(page);
+      await frame.getByRole('heading', { name: 'Chat with ALPHA' }).waitFor({ timeout: 10_000 });
+      await check(frame, `${theme}, chat welcome`);
+      const encyclopedia = await encyclopediaFrame(page);
+      await check(encyclopedia, `${theme}, encyclopedia`);
+
+      // A long reply with code blocks, an error notice, a reply streaming, then the history open.
+      await sendPrompt(frame, 'Show me code');
+      await waitForReplyEnd(frame);
+      await sendPrompt(frame, 'Please fail #fault:500');
+      await waitForReplyEnd(frame);
+      await sendPrompt(frame, 'Write at length #long:4000 #fault:slow');
+      await waitForReplyText(frame, 20);
+      await check(frame, `${theme}, chat streaming with code and an error`);
+      await frame.getByRole('button', { name: 'Stop generating' }).click();
+      await waitForReplyEnd(frame);
+      await frame.getByRole('button', { name: 'Show conversations' }).click();
+      await frame.getByRole('button', { name: 'Hide conversations' }).waitFor();
+      await check(frame, `${theme}, chat with the history open`);
+      await frame.getByRole('button', { name: 'Hide conversations' }).click();
+
+      // An article with its facts table and citations.
+      await runCommand(page, 'AXO: Open Article…');
+      await fillInputBox(page, 'Alan Turing');
+      frame = await encyclopediaFrame(page);
+      await frame.getByRole('table', { name: 'Facts' }).waitFor({ timeout: 20_000 });
+      await check(frame, `${theme}, encyclopedia article`);
+      if (cls === 'hc-black') {
+        await screenshot(page, 'accessibility-high-contrast-dark');
+      }
+    }
+    assert.deepEqual(found, []);
   });
 });
 
