@@ -125,7 +125,11 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     const editor = await openFile(page, 'scratch.ts');
     await editor.locator('.view-line', { hasText: '// scratch' }).first().click();
     await page.keyboard.press('Control+Home');
-    const frame = await openChat(page);
+    await openChat(page);
+    // A conversation of its own, so the history below has one to go back to (set up with the palette).
+    await runCommand(page, 'ALPHA: New Conversation');
+    const frame = await chatFrame(page);
+    await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new conversation');
     const input = frame.getByRole('textbox', { name: 'Message ALPHA' });
     await input.focus();
 
@@ -199,7 +203,7 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
 
     // A new conversation, then the history list: open it, pick the first conversation with the arrows and Enter.
     await page.keyboard.press('Control+ArrowUp');
-    await tabTo(page, frame, 'New conversation', true);
+    await tabTo(page, frame, 'New conversation', true, 400);
     await page.keyboard.press('Enter');
     await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new conversation');
     await input.focus();
@@ -358,6 +362,34 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
       }
     }
     assert.deepEqual(found, []);
+  });
+
+  it('the encyclopedia from the keyboard: open an article, Tab to its source link, Enter opens its page', async () => {
+    const page = session.page;
+    await runCommand(page, 'AXO: Open Article…');
+    await fillInputBox(page, 'Alan Turing');
+    const frame = await encyclopediaFrame(page);
+    await frame.getByRole('table', { name: 'Facts' }).waitFor({ timeout: 20_000 });
+    // From the top of the view, as after focusing it: Tab moves on through the article.
+    await frame.getByRole('button', { name: 'Back' }).first().focus();
+    await tabTo(page, frame, 'Read the article on the web');
+    assert.ok(await focusRingVisible(frame), 'the link shows a focus ring');
+    const before = service().requests.length;
+    const opened = Promise.race([
+      page
+        .context()
+        .waitForEvent('page', { timeout: 15_000 })
+        .then((p) => `tab ${p.url()}`),
+      page
+        .locator('.monaco-dialog-box', { hasText: 'axo.example' })
+        .waitFor({ timeout: 15_000 })
+        .then(() => 'dialog'),
+    ]);
+    await page.keyboard.press('Enter');
+    const how = await opened;
+    assert.match(how, /dialog|tab .*axo\.example/);
+    assert.equal(service().requests.length, before, 'the link opens its page, not a lookup');
+    await page.keyboard.press('Escape');
   });
 });
 
