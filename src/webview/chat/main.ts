@@ -367,6 +367,7 @@ function welcome(): HTMLElement {
       'ul',
       {},
       h('li', {}, t('Enter sends, Shift+Enter starts a new line, Esc stops a reply.')),
+      h('li', {}, t('Ctrl+Up and Ctrl+Down move between messages; Alt+F2 opens a reply as text.')),
       h('li', {}, t('Every code block can be copied, inserted at the cursor or opened in a new editor.')),
       h('li', {}, t('Conversations are kept: open them from the history button.')),
     ),
