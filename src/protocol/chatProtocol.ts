@@ -91,6 +91,14 @@ export interface BudgetView {
   limitTokens: number;
 }
 
+/** How the page speaks and sizes its text (`alphaAxo.chat.announceReplies`, `alphaAxo.chat.fontSize`). */
+export interface ChatDisplayView {
+  /** What a screen reader is told when a reply ends: its first sentence, all of it, or only that it ended. */
+  announceReplies: 'firstSentence' | 'whole' | 'startAndEnd';
+  /** The text size in pixels; 0 follows VS Code's. */
+  fontSize: number;
+}
+
 /** Everything the page draws from: sent first after `webview/ready`, and whenever the whole view changes. */
 export interface ChatStateView {
   conversationId: string;
@@ -145,7 +153,9 @@ export type HostToWebview =
   /** Host → webview: the clicked image could not be loaded. */
   | { type: 'image/failed'; url: string; message: string }
   /** Host → webview: a short confirmation for the live region ("Copied"). */
-  | { type: 'ui/announce'; text: string };
+  | { type: 'ui/announce'; text: string }
+  /** Host → webview: the display settings (after `chat/state`, and whenever they change). */
+  | { type: 'ui/display'; display: ChatDisplayView };
 
 /** Messages the page sends to the host. */
 export type WebviewToHost =
@@ -182,7 +192,11 @@ export type WebviewToHost =
   /** Webview → host: open a link outside (the host opens http, https and mailto only). */
   | { type: 'link/open'; url: string }
   /** Webview → host: the user clicked to see a remote image. */
-  | { type: 'image/load'; url: string };
+  | { type: 'image/load'; url: string }
+  /** Webview → host: the reply that has the keyboard focus (for "Open Reply as Text"); absent when none has. */
+  | { type: 'reply/focus'; messageId?: string }
+  /** Webview → host: Alt+F2 in the page: open the focused reply (else the last one) as text. */
+  | { type: 'reply/openAsText'; messageId?: string };
 
 /** The error actions a page may ask for. */
 const CHAT_ERROR_ACTIONS: readonly ChatErrorAction[] = ['setChatKey', 'retry', 'openSettings', 'none'];
@@ -213,4 +227,6 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
     (m.language === undefined || isText(m.language, MAX_SHORT)),
   'link/open': (m) => isShort(m.url),
   'image/load': (m) => isShort(m.url),
+  'reply/focus': (m) => m.messageId === undefined || isShort(m.messageId),
+  'reply/openAsText': (m) => m.messageId === undefined || isShort(m.messageId),
 };

@@ -96,7 +96,9 @@ export type HostToWebview =
   /** Host → webview: an image the user asked to see, as a `data:` URI (the CSP allows no remote images). */
   | { type: 'media/loaded'; url: string; dataUri: string }
   /** Host → webview: the image could not be loaded. */
-  | { type: 'media/failed'; url: string; message: string };
+  | { type: 'media/failed'; url: string; message: string }
+  /** Host → webview: `alphaAxo.chat.fontSize` in pixels, 0 for VS Code's (when the page is ready, and on change). */
+  | { type: 'ui/textSize'; fontSize: number };
 
 /** Messages the webview sends to the host. */
 export type WebviewToHost =

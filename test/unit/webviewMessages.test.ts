@@ -28,6 +28,8 @@ const CHAT_GOOD: Record<ChatMessage['type'], ChatMessage> = {
   'code/apply': { type: 'code/apply', action: 'open', code: 'x', language: 'ts' },
   'link/open': { type: 'link/open', url: 'https://example.com/' },
   'image/load': { type: 'image/load', url: 'https://example.com/a.png' },
+  'reply/focus': { type: 'reply/focus', messageId: 'm1' },
+  'reply/openAsText': { type: 'reply/openAsText' },
 };
 
 const ENCYCLOPEDIA_GOOD: Record<EncyclopediaMessage['type'], EncyclopediaMessage> = {

@@ -16,6 +16,7 @@ import { AbortSlot, DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import type { BudgetView, ChatStateView, ConversationMatchView, HostToWebview } from '../../protocol/chatProtocol';
 import type { ChatSession, ExternalChange } from './chatSession';
+import { readDisplay } from './chatDisplay';
 import type { ChatSurface } from './chatSurface';
 import { chipView, errorView, messageView, messageViews, modelViews, summaryView } from './chatViews';
 import type { CodeActions } from './codeActions';
@@ -87,6 +88,7 @@ export class ChatController extends DisposableOwner {
     const state = await this.state();
     if (this.surfaces.has(surface)) {
       surface.post({ type: 'chat/state', state });
+      surface.post({ type: 'ui/display', display: readDisplay() });
       this.synced.add(surface);
     }
   }

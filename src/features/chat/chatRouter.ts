@@ -40,6 +40,10 @@ export interface RouterDeps {
   exportConversation(): Promise<void>;
   /** The Markdown of every message the pages show now: the only place an image URL to load may come from. */
   shownTexts(): Iterable<string>;
+  /** The page says which reply has the focus ("Open Reply as Text" opens it); undefined when none has. */
+  onReplyFocus?(messageId: string | undefined): void;
+  /** Runs "Open Reply as Text" (Alt+F2 pressed in the page, which the workbench does not see there). */
+  openReplyAsText?(): Promise<void>;
 }
 
 /** The page a message came from; only its `post` is used here. */
@@ -88,6 +92,11 @@ export class ChatRouter implements SurfaceHost {
         return message.action === 'retry' ? c.regenerate() : this.deps.runErrorAction(message.action);
       case 'conversation/new':
         return c.newConversation();
+      case 'reply/focus':
+        return this.deps.onReplyFocus?.(message.messageId);
+      case 'reply/openAsText':
+        this.deps.onReplyFocus?.(message.messageId);
+        return this.deps.openReplyAsText?.();
       case 'conversation/switch':
       case 'conversation/delete':
         if (!isConversationId(message.id)) {

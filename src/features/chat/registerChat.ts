@@ -7,6 +7,7 @@ import { nodeFolderWatcher } from '../../core/chat/folderWatcher';
 import { runErrorAction } from '../../host/errorActions';
 import type { Services } from '../../host/services';
 import { ChatController } from './chatController';
+import { affectsDisplay, readDisplay } from './chatDisplay';
 import { exportMarkdown, promptForQuestion, selectionContext } from './chatCommands';
 import type { ChatEntry } from './chatHandoff';
 import { CHAT_PANEL_TYPE, ChatPanels } from './chatPanels';
@@ -14,6 +15,7 @@ import { ChatRouter } from './chatRouter';
 import { ChatSession } from './chatSession';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { CodeActions } from './codeActions';
+import { REPLY_SCHEME, ReplyTextProvider } from './replyTextProvider';
 
 /** The folder of the conversation files in the extension's global storage. */
 const CONVERSATIONS_DIR = 'conversations';
@@ -38,12 +40,17 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   );
   const controller = new ChatController(services, session, actions);
   const exportConversation = () => exportMarkdown(session.conversation);
+  const replyText = new ReplyTextProvider(() => session.conversation);
   const router = new ChatRouter(controller, actions, {
     log,
     runErrorAction,
     setChatModel: (id) => settings.setChatModel(id),
     exportConversation,
     shownTexts: () => session.conversation.messages.map((m) => m.content),
+    onReplyFocus: (id) => replyText.setFocused(id),
+    openReplyAsText: async () => {
+      await vscode.commands.executeCommand('alpha.chat.openReplyAsText');
+    },
   });
   const view = new ChatViewProvider(context.extensionUri, router, log);
   const panels = new ChatPanels(context.extensionUri, router, log);
@@ -105,9 +112,15 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     vscode.commands.registerCommand('alpha.chat.addSelection', addSelection),
     vscode.commands.registerCommand('alpha.chat.export', exportConversation),
     vscode.commands.registerCommand('alpha.chat.stop', () => controller.stop()),
+    replyText,
+    vscode.workspace.registerTextDocumentContentProvider(REPLY_SCHEME, replyText),
+    vscode.commands.registerCommand('alpha.chat.openReplyAsText', () => replyText.open()),
     settings.onDidChange((e) => {
       if (e.affectsConfiguration('alphaAxo.chat.model')) {
         controller.onModelChanged();
+      }
+      if (affectsDisplay(e)) {
+        controller.broadcast({ type: 'ui/display', display: readDisplay() });
       }
     }),
     vscode.window.onDidChangeTextEditorSelection(() => controller.onSelectionChanged()),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../core/errors';
+import { affectsDisplay, readDisplay } from '../chat/chatDisplay';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
 import { webviewHtml, webviewOptions } from '../../host/webviewHtml';
@@ -36,6 +37,13 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
   ) {
     super();
     this._register({ dispose: () => this.dropView() });
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affectsDisplay(e)) {
+          this.post({ type: 'ui/textSize', fontSize: readDisplay().fontSize });
+        }
+      }),
+    );
   }
 
   /** Called by VS Code when the view becomes visible for the first time (or again after being disposed). */
@@ -43,7 +51,7 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
     this.dropView();
     this.view = view;
     this.ready = false;
-    this.queue = this.screen ? [this.screen] : [];
+    this.queue = [{ type: 'ui/textSize', fontSize: readDisplay().fontSize }, ...(this.screen ? [this.screen] : [])];
     view.webview.options = webviewOptions(this.extensionUri);
     view.webview.html = webviewHtml(view.webview, this.extensionUri, {
       bundle: 'encyclopedia',

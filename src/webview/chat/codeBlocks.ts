@@ -42,6 +42,8 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement, stage: 
       pre.replaceWith(block);
       block.append(pre);
     }
+    // A long line scrolls sideways: the block takes the focus so the arrow keys can scroll it.
+    pre.tabIndex = 0;
   }
   if (stage === 'plain') {
     return;

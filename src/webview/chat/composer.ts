@@ -40,6 +40,7 @@ export class Composer {
     private readonly post: (message: WebviewToHost) => void,
     private readonly drafts: DraftStore,
     private readonly onStop: () => void,
+    private readonly lastPrompt: () => string | undefined = () => undefined,
   ) {
     this.input = h('textarea', {
       class: 'input',
@@ -152,6 +153,17 @@ export class Composer {
   }
 
   private onKey(event: KeyboardEvent): void {
+    const plain = !event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey && !event.isComposing;
+    if (event.key === 'ArrowUp' && plain && this.input.value === '') {
+      // Up in an empty box brings the last prompt back for editing, as a shell's history does.
+      const last = this.lastPrompt();
+      if (last) {
+        event.preventDefault();
+        this.focus(last);
+        this.input.setSelectionRange(last.length, last.length);
+      }
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       if (!this.streaming) {

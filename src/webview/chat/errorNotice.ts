@@ -18,7 +18,8 @@ export function errorNotice(error: ChatErrorView, run: (action: ChatErrorAction)
   }
   const notice = h(
     'div',
-    { class: `notice error kind-${error.kind}`, role: 'alert' },
+    // Not an alert: the page's assertive live region says a new error once; one drawn from history stays silent.
+    { class: `notice error kind-${error.kind}`, role: 'note' },
     icon(error.kind === 'cut' ? 'debug-disconnect' : 'error'),
     h('span', { class: 'notice-text' }, error.message),
     buttons.length ? h('div', { class: 'actions' }, ...buttons) : undefined,

@@ -50,6 +50,7 @@ export class HistoryPanel {
     });
     this.element.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
+        e.preventDefault(); // Closing the list is all this Escape does: a streaming reply goes on.
         this.setOpen(false);
         this.toggle.focus();
       }
@@ -84,6 +85,16 @@ export class HistoryPanel {
   }
 
   /** Opens or closes the list. */
+  /** Closes the list when it is open (Escape from anywhere in the page); true when it was. */
+  closeIfOpen(): boolean {
+    if (this.element.hidden) {
+      return false;
+    }
+    this.setOpen(false);
+    this.toggle.focus();
+    return true;
+  }
+
   setOpen(open: boolean): void {
     this.element.hidden = !open;
     this.toggle.setAttribute('aria-expanded', String(open));

@@ -2,15 +2,19 @@ import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
 import { openHostLinksOnEnter } from '../shared/hostLinks';
+import { applyTextSize } from '../shared/textSize';
+import { Announcer } from './announcer';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
+import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
 import { drawRecent, OlderMessages } from './olderMessages';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
+import { isAnnounceMode } from './spokenReply';
 import './chat.css';
 
 interface VsCodeApi extends DraftStore {
@@ -30,8 +34,15 @@ interface Streaming {
  * what changes; the page draws it. The only thing it remembers across a reload is the unsent draft.
  */
 class ChatApp {
-  private readonly log = h('main', { class: 'log', role: 'log', 'aria-label': t('Conversation'), 'aria-live': 'off' });
-  private readonly announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
+  // Focusable (tabindex 0) so the keyboard can scroll it as any scrolling region.
+  private readonly log = h('main', {
+    class: 'log',
+    role: 'log',
+    'aria-label': t('Conversation'),
+    'aria-live': 'off',
+    tabindex: '0',
+  });
+  private readonly announcer = new Announcer();
   private readonly title = h('h1', { class: 'title' }, 'ALPHA');
   private readonly scroller = new Scroller(this.log);
   private readonly composer: Composer;
@@ -48,7 +59,12 @@ class ChatApp {
     private readonly post: (message: WebviewToHost) => void,
     drafts: DraftStore,
   ) {
-    this.composer = new Composer(post, drafts, () => this.stop());
+    this.composer = new Composer(
+      post,
+      drafts,
+      () => this.stop(),
+      () => this.lastPrompt(),
+    );
     this.history = new HistoryPanel(post);
     this.ctx = {
       post,
@@ -71,7 +87,8 @@ class ChatApp {
       this.log,
       this.scroller.jumpButton,
       this.composer.element,
-      this.announcer,
+      this.announcer.polite,
+      this.announcer.assertive,
     );
     this.listen();
   }
@@ -90,6 +107,7 @@ class ChatApp {
         this.append(message.user, false);
         this.startStreaming(message.requestId, message.reply);
         this.scroller.jumpToLatest();
+        this.announcer.replyStarted();
         return;
       case 'chat/delta':
         if (this.streaming?.requestId === message.requestId) {
@@ -122,7 +140,13 @@ class ChatApp {
       case 'image/failed':
         return this.showImage(message);
       case 'ui/announce':
-        return this.announce(message.text);
+        return this.announcer.status(message.text);
+      case 'ui/display':
+        this.announcer.setMode(
+          isAnnounceMode(message.display.announceReplies) ? message.display.announceReplies : 'firstSentence',
+        );
+        applyTextSize(document.documentElement, message.display.fontSize);
+        return;
     }
   }
 
@@ -199,13 +223,13 @@ class ChatApp {
     this.composer.setStreaming(false);
     this.refreshRegenerate();
     this.scroller.contentChanged();
-    this.announce(
-      message.type === 'chat/error'
-        ? t('ALPHA could not finish: {0}', message.error.message)
-        : message.status === 'stopped'
-          ? t('ALPHA stopped. The partial reply is kept.')
-          : t('ALPHA replied.'),
-    );
+    if (message.type === 'chat/error') {
+      this.announcer.replyFailed(message.error);
+    } else if (message.status === 'stopped') {
+      this.announcer.replyStopped();
+    } else {
+      this.announcer.replyDone(streaming.element.renderer?.source ?? view?.content ?? '');
+    }
   }
 
   /** Only the last reply can be regenerated, and not while one is written. */
@@ -223,10 +247,18 @@ class ChatApp {
     );
   }
 
-  private stop(): void {
+  /** Stops the streaming reply; true when one was streaming. */
+  private stop(): boolean {
     if (this.streaming) {
       this.post({ type: 'chat/cancel', requestId: this.streaming.requestId });
+      return true;
     }
+    return false;
+  }
+
+  /** The text of the last prompt, for Up in an empty composer. */
+  private lastPrompt(): string | undefined {
+    return [...this.messages].reverse().find((m) => m.role === 'user')?.content;
   }
 
   /** Edits a prompt in place: Enter (or "Send") sends it again, Escape (or "Cancel") restores it. */
@@ -269,12 +301,6 @@ class ChatApp {
   private setTitle(title: string | undefined): void {
     this.title.textContent = title || t('New conversation');
     this.title.title = this.title.textContent;
-  }
-
-  private announce(text: string): void {
-    this.announcer.textContent = '';
-    // A changed text is what makes screen readers speak; clearing first repeats an identical announcement.
-    requestAnimationFrame(() => (this.announcer.textContent = text));
   }
 
   private showImage(message: Extract<HostToWebview, { type: 'image/loaded' | 'image/failed' }>): void {
@@ -320,12 +346,14 @@ class ChatApp {
       }
     });
     openHostLinksOnEnter(this.root, (url) => this.post({ type: 'link/open', url }));
-    document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.streaming && !event.defaultPrevented) {
-        event.preventDefault();
-        this.stop();
-      }
+    installKeyboardNav(document, {
+      log: this.log,
+      composer: this.composer.input,
+      closeOpen: () => this.history.closeIfOpen(),
+      stop: () => this.stop(),
+      openAsText: (messageId) => this.post({ type: 'reply/openAsText', messageId }),
     });
+    trackReplyFocus(this.root, (messageId) => this.post({ type: 'reply/focus', messageId }));
   }
 }
 
@@ -346,6 +374,7 @@ function welcome(): HTMLElement {
       'ul',
       {},
       h('li', {}, t('Enter sends, Shift+Enter starts a new line, Esc stops a reply.')),
+      h('li', {}, t('Ctrl+Up and Ctrl+Down move between messages; Alt+F2 opens a reply as text.')),
       h('li', {}, t('Every code block can be copied, inserted at the cursor or opened in a new editor.')),
       h('li', {}, t('Conversations are kept: open them from the history button.')),
     ),

@@ -8,6 +8,7 @@ import type {
 } from '../../protocol/encyclopediaProtocol';
 import { openHostLinksOnEnter } from '../shared/hostLinks';
 import { locale, t } from '../shared/l10n';
+import { applyTextSize } from '../shared/textSize';
 import { h, icon, iconButton, relativeTime, textButton } from './dom';
 import { renderEntry } from './entryRender';
 import './encyclopedia.css';
@@ -148,6 +149,9 @@ function render(message: HostToWebview): void {
     case 'media/loaded':
     case 'media/failed':
       showMedia(message);
+      break;
+    case 'ui/textSize':
+      applyTextSize(document.documentElement, message.fontSize);
       break;
   }
 }

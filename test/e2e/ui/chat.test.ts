@@ -218,26 +218,26 @@ describe('ALPHA chat in the packaged extension', function () {
     await sendPrompt(frame, `Please fail #fault:${fault}`);
     await waitForReplyEnd(frame, 30_000);
     const last = replies(frame).last();
-    await last.getByRole('alert').waitFor({ timeout: 10_000 });
+    await last.locator('.notice.error').waitFor({ timeout: 10_000 });
     return last;
   }
 
   it('a cut stream keeps its text, says it was cut off and offers Retry', async () => {
     const last = await failWith('cut');
-    assert.match(await last.getByRole('alert').innerText(), /The reply was cut off/);
+    assert.match(await last.locator('.notice.error').innerText(), /The reply was cut off/);
     assert.ok((await last.locator('.content').innerText()).length > 0, 'the text that arrived stays');
     await last.getByRole('button', { name: 'Retry' }).waitFor();
   });
 
   it('a 401 names the chat key and offers "Set Chat API Key"', async () => {
     const last = await failWith('401');
-    assert.match(await last.getByRole('alert').innerText(), /chat API key/);
+    assert.match(await last.locator('.notice.error').innerText(), /chat API key/);
     await last.getByRole('button', { name: 'Set Chat API Key' }).waitFor();
   });
 
   it('a 429 says so and offers Retry after a countdown from Retry-After', async () => {
     const last = await failWith('429');
-    assert.match(await last.getByRole('alert').innerText(), /rate limit/i);
+    assert.match(await last.locator('.notice.error').innerText(), /rate limit/i);
     const waiting = last.getByRole('button', { name: /Retry in \d s/ });
     await waiting.waitFor({ timeout: 2_000 });
     assert.equal(await waiting.isDisabled(), true);
@@ -247,7 +247,7 @@ describe('ALPHA chat in the packaged extension', function () {
 
   it('a 500 with an HTML body shows a readable sentence (no HTML) and Retry', async () => {
     const last = await failWith('500:html');
-    const text = await last.getByRole('alert').innerText();
+    const text = await last.locator('.notice.error').innerText();
     assert.match(text, /500/);
     assert.doesNotMatch(text, /<html|<!DOCTYPE|<body/i);
     await last.getByRole('button', { name: 'Retry' }).waitFor();

@@ -1,0 +1,57 @@
+import type { ChatErrorView } from '../../protocol/chatProtocol';
+import { t } from '../shared/l10n';
+import { h } from './dom';
+import { replyAnnouncement, type AnnounceMode } from './spokenReply';
+
+/**
+ * The page's two live regions: a polite one for a reply's start and end and short confirmations ("Copied"), and
+ * an assertive one for errors. The conversation log itself is not live (`aria-live="off"`), so nothing is said per
+ * delta: a reply is announced when it starts and when it ends, never while it grows.
+ */
+export class Announcer {
+  readonly polite = h('div', { class: 'sr-only announcer', role: 'status', 'aria-live': 'polite' });
+  readonly assertive = h('div', { class: 'sr-only announcer-alert', 'aria-live': 'assertive', 'aria-atomic': 'true' });
+  private mode: AnnounceMode = 'firstSentence';
+
+  /** `alphaAxo.chat.announceReplies`. */
+  setMode(mode: AnnounceMode): void {
+    this.mode = mode;
+    this.polite.dataset.mode = mode; // What the page follows, visible to a test without being spoken.
+  }
+
+  /** A reply started streaming. */
+  replyStarted(): void {
+    this.say(this.polite, t('ALPHA is replying.'));
+  }
+
+  /** A reply ended normally: the first sentence, the whole reply or no text, as the setting says. */
+  replyDone(markdown: string): void {
+    this.say(this.polite, replyAnnouncement(markdown, this.mode));
+  }
+
+  /** A reply was stopped; its partial text stays. */
+  replyStopped(): void {
+    this.say(this.polite, t('ALPHA stopped. The partial reply is kept.'));
+  }
+
+  /** A reply failed: the sentence and the button that fixes it, assertively. */
+  replyFailed(error: ChatErrorView): void {
+    const said = t('ALPHA could not finish: {0}', error.message);
+    const hasAction = error.action !== 'none' && !!error.actionLabel;
+    this.say(
+      this.assertive,
+      hasAction ? `${said} ${t('Use the “{0}” button below the reply.', error.actionLabel ?? '')}` : said,
+    );
+  }
+
+  /** A short confirmation from the host ("Copied"). */
+  status(text: string): void {
+    this.say(this.polite, text);
+  }
+
+  private say(region: HTMLElement, text: string): void {
+    region.textContent = '';
+    // A changed text is what makes screen readers speak; clearing first repeats an identical announcement.
+    requestAnimationFrame(() => (region.textContent = text));
+  }
+}
