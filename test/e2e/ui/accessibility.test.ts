@@ -153,7 +153,11 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
 
     // A draft stays where it is while Ctrl+Up / Ctrl+Down visit the messages, named exactly "ALPHA" and "You".
     await page.keyboard.type('half a thought');
-    await poll(async () => (await input.inputValue()) === 'half a thought', 5_000, 'the draft was not typed');
+    await poll(async () => (await input.inputValue()) === 'half a thought', 5_000, 'the draft was not typed').catch(
+      async (error: Error) => {
+        throw new Error(`${error.message}; the composer holds ${JSON.stringify(await input.inputValue())}`);
+      },
+    );
     await page.keyboard.press('Control+ArrowUp');
     assert.equal(await focusedName(frame), 'ALPHA');
     assert.ok(await focusRingVisible(frame), 'the focused message shows a focus ring');

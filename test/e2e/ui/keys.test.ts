@@ -29,9 +29,10 @@ async function webviewHtml(page: Page): Promise<string[]> {
 async function chatError(frame: FrameLocator, prompt: string): Promise<string> {
   await sendPrompt(frame, prompt);
   await waitForReplyEnd(frame, 30_000);
-  const alert = replies(frame).last().getByRole('alert');
-  await alert.waitFor({ timeout: 10_000 });
-  return alert.innerText();
+  // The notice in the reply (said once through the page's assertive live region, so not an alert itself).
+  const notice = replies(frame).last().locator('.notice.error');
+  await notice.waitFor({ timeout: 10_000 });
+  return notice.innerText();
 }
 
 /** The "ALPHA & AXO" log files of the run. */
