@@ -152,7 +152,8 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     await poll(async () => (await input.inputValue()) === '', 5_000, 'the composer was not emptied');
 
     // A draft stays where it is while Ctrl+Up / Ctrl+Down visit the messages, named exactly "ALPHA" and "You".
-    await page.keyboard.type('half a thought');
+    // Typed into the composer (key events on the box that has the focus: what this part checks is the draft kept below).
+    await input.pressSequentially('half a thought');
     await poll(async () => (await input.inputValue()) === 'half a thought', 5_000, 'the draft was not typed').catch(
       async (error: Error) => {
         throw new Error(`${error.message}; the composer holds ${JSON.stringify(await input.inputValue())}`);
