@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
+import type { ChatMessage } from '../../src/core/alphaClient';
 import { AxoClient } from '../../src/core/axoClient';
+import { parseConversation } from '../../src/core/chat/conversation';
+import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
+import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
 import { linkCitationMarkers, sourceAnchor, sourceTarget } from '../../src/core/chat/citations';
 import {
   GROUNDING_QUERY_MAX_CHARS,
@@ -180,5 +184,100 @@ describe('grounding: citation markers and sources', () => {
       kind: 'none',
     });
     assert.deepEqual(sourceTarget({ title: '', url: 'command:workbench.action' }, origins), { kind: 'none' });
+  });
+});
+
+describe('grounding: budget, storage and export', () => {
+  const text = (chars: number) => 'fact '.repeat(Math.ceil(chars / 5)).slice(0, chars);
+
+  it('counts the grounding, drops the oldest turns first and shortens the answer last, saying so', () => {
+    const sources = [{ title: 'Alan Turing' }];
+    const small = fitGroundedToContext(
+      [{ role: 'user', content: 'Who?' }],
+      { answer: 'A mathematician.', sources },
+      'alpha',
+    );
+    assert.equal(small.shortened, false);
+    assert.equal(small.notice, undefined);
+    assert.match(small.messages[0].content, /A mathematician\.[\s\S]*\n\nWho\?$/);
+
+    const messages: ChatMessage[] = [
+      { role: 'user', content: text(300_000) },
+      { role: 'assistant', content: 'old reply' },
+      { role: 'user', content: text(800_000) },
+    ];
+    const onlyTurns = fitGroundedToContext(messages, { answer: text(100), sources }, 'alpha');
+    assert.equal(onlyTurns.dropped, 2, 'the oldest turn went');
+    assert.equal(onlyTurns.shortened, false);
+    assert.match(onlyTurns.notice ?? '', /oldest/);
+
+    const both = fitGroundedToContext(messages, { answer: text(400_000), sources }, 'alpha');
+    assert.equal(both.dropped, 2);
+    assert.equal(both.shortened, true);
+    assert.equal(both.tooLarge, false);
+    assert.match(both.notice ?? '', /oldest.*AXO's answer was shortened/);
+    assert.match(both.messages.at(-1)?.content ?? '', /\[1\] Alan Turing/, 'the sources stay');
+  });
+
+  it('keeps sources and the toggle through a save and a reload', () => {
+    const raw = {
+      version: 2,
+      id: 'c1',
+      title: 't',
+      createdAt: 1,
+      updatedAt: 1,
+      groundWithAxo: true,
+      messages: [
+        {
+          id: 'm1',
+          role: 'assistant',
+          content: 'x [1]',
+          createdAt: 1,
+          status: 'done',
+          sources: [
+            { title: 'Alan Turing', url: 'https://axo.example/wiki/Alan_Turing' },
+            { title: 'Bare' },
+            { url: 'no title' },
+            'junk',
+          ],
+        },
+      ],
+    };
+    const parsed = parseConversation(JSON.parse(JSON.stringify(raw)));
+    assert.equal(parsed?.groundWithAxo, true);
+    assert.deepEqual(parsed?.messages[0].sources, [
+      { title: 'Alan Turing', url: 'https://axo.example/wiki/Alan_Turing' },
+      { title: 'Bare' },
+    ]);
+    assert.equal(parseConversation({ ...raw, groundWithAxo: 'yes' })?.groundWithAxo, undefined);
+  });
+
+  it('exports sources as Markdown footnotes, apart per reply, with hostile titles escaped', () => {
+    const conversation = {
+      version: 2,
+      id: 'c1',
+      title: 'Grounded',
+      createdAt: 0,
+      updatedAt: 0,
+      messages: [
+        {
+          id: 'a',
+          role: 'assistant' as const,
+          content: 'Born 1912 [1], `arr[1]` [2].',
+          createdAt: 0,
+          sources: [
+            { title: 'Alan Turing', url: 'https://axo.example/wiki/Alan_Turing' },
+            { title: '[x](javascript:alert(1))\n# Heading', url: 'javascript:alert(1)' },
+          ],
+        },
+        { id: 'b', role: 'assistant' as const, content: 'Again [1].', createdAt: 0, sources: [{ title: 'Bare' }] },
+      ],
+    };
+    const md = conversationMarkdown(conversation, () => 'T');
+    assert.match(md, /Born 1912 \[\^1-1\], `arr\[1\]` \[\^1-2\]\./);
+    assert.match(md, /\n\[\^1-1\]: Alan Turing <https:\/\/axo\.example\/wiki\/Alan_Turing>\n/);
+    assert.match(md, /\n\[\^1-2\]: \\\[x\\\]\(javascript:alert\(1\)\) # Heading\n/);
+    assert.ok(!/<javascript:/.test(md));
+    assert.match(md, /Again \[\^2-1\]\.[\s\S]*\n\[\^2-1\]: Bare\n/);
   });
 });

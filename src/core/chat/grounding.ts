@@ -60,12 +60,12 @@ export function cleanTitle(title: string): string {
 
 /** One numbered source line: `[n] Title <url>`; the URL only when it parses as http(s). */
 function sourceLine(citation: Citation, n: number): string {
-  const url = webUrl(citation.url);
+  const url = webSourceUrl(citation.url);
   return `[${n}] ${cleanTitle(citation.title) || url || '?'}${url ? ` <${url}>` : ''}`;
 }
 
-/** The URL as http(s) with spaces and angle brackets encoded, or undefined. */
-function webUrl(url: string | undefined): string | undefined {
+/** The URL as http(s) (parsed, so spaces and angle brackets come out encoded), or undefined. */
+export function webSourceUrl(url: string | undefined): string | undefined {
   if (!url) {
     return undefined;
   }
