@@ -182,6 +182,7 @@ class ChatApp {
     this.composer.setChips(state.pendingContext);
     this.composer.setModels(state.models, state.model);
     this.composer.setBudget(state.budget);
+    this.composer.setGround(state.groundWithAxo);
     this.history.update(state.conversations, state.conversationId);
     document.body.classList.toggle('has-selection', state.hasSelection);
     this.refreshRegenerate();
