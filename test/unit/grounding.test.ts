@@ -4,7 +4,7 @@ import { AxoClient } from '../../src/core/axoClient';
 import { parseConversation } from '../../src/core/chat/conversation';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
-import { linkCitationMarkers, sourceAnchor, sourceTarget } from '../../src/core/chat/citations';
+import { articleOriginsOf, linkCitationMarkers, sourceAnchor, sourceTarget } from '../../src/core/chat/citations';
 import {
   GROUNDING_QUERY_MAX_CHARS,
   groundingQuery,
@@ -165,6 +165,27 @@ describe('grounding: citation markers and sources', () => {
   it('never writes a title or URL into the Markdown', () => {
     const out = linkCitationMarkers('Fact [1].', 1);
     assert.equal(out, `Fact ${link(1)}.`);
+  });
+
+  it('learns article origins from the service URL and from sources that link their own title', () => {
+    const origins = articleOriginsOf(
+      [
+        { title: 'Alan Turing', url: 'https://axo.example/wiki/Alan_Turing' },
+        { title: 'Grace Hopper', url: 'https://other.example/people?id=7' },
+        { title: 'C (programming language)', url: 'https://third.example/a/C%20(programming%20language)' },
+        { title: 'Bad', url: 'https://bad.example/%E0%A4%A' },
+      ],
+      'http://127.0.0.1:8787/api',
+    );
+    assert.deepEqual(origins, ['http://127.0.0.1:8787', 'https://axo.example', 'https://third.example']);
+    assert.deepEqual(sourceTarget({ title: 'Other page', url: 'https://axo.example/wiki/X' }, origins), {
+      kind: 'article',
+      title: 'Other page',
+    });
+    assert.equal(
+      sourceTarget({ title: 'Grace Hopper', url: 'https://other.example/people?id=7' }, origins).kind,
+      'web',
+    );
   });
 
   it('tells AXO articles from web pages, and refuses hostile URLs', () => {

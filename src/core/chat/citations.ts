@@ -36,6 +36,45 @@ export function sourceTarget(citation: Citation, articleOrigins: Iterable<string
   return { kind: 'web', url: parsed.href };
 }
 
+/**
+ * The origins the encyclopedia serves its articles from, as far as a reply's sources show: the service's own
+ * (`baseUrl`), and the origin of every source whose URL's last path segment names its own title (`/wiki/Alan_Turing`
+ * for "Alan Turing", spaces as `_` or `%20`), which is how an encyclopedia links its articles. Another source on
+ * such an origin is an article too.
+ */
+export function articleOriginsOf(sources: readonly Citation[], baseUrl: string | undefined): string[] {
+  const origins = new Set<string>();
+  const base = baseUrl ? originOf(baseUrl) : undefined;
+  if (base) {
+    origins.add(base);
+  }
+  for (const source of sources) {
+    const url = parseUrl(source.url);
+    const last = url?.pathname.split('/').filter(Boolean).at(-1);
+    if (!url || !last) {
+      continue;
+    }
+    let named: string;
+    try {
+      named = decodeURIComponent(last).replace(/_/g, ' ').trim().toLowerCase();
+    } catch {
+      continue;
+    }
+    if (named && named === source.title.trim().toLowerCase()) {
+      origins.add(url.origin);
+    }
+  }
+  return [...origins];
+}
+
+function parseUrl(url: string | undefined): URL | undefined {
+  try {
+    return url ? new URL(url.trim()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The origin of a URL, or undefined when it does not parse. */
 function originOf(url: string): string | undefined {
   try {

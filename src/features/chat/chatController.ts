@@ -12,7 +12,7 @@ import { contextTokensOf } from '../../core/chat/modelLineup';
 import { requestMessages } from '../../core/chat/promptMessages';
 import { runReply, storedError } from '../../core/chat/replyRunner';
 import { fitGroundedToContext } from '../../core/chat/groundedBudget';
-import { sourceTarget } from '../../core/chat/citations';
+import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
 import { lookupGrounding, type GroundingResult } from '../../core/chat/grounding';
 import { ServiceError } from '../../core/errors';
 import { AbortSlot, DisposableOwner } from '../../host/disposables';
@@ -322,7 +322,7 @@ export class ChatController extends DisposableOwner {
         this.broadcast({
           type: 'chat/started',
           requestId,
-          user: messageView(conversation.messages.at(-2) as StoredMessage, this.articleOrigins()),
+          user: messageView(conversation.messages.at(-2) as StoredMessage, this.services.settings.baseUrl),
           reply: messageView(reply),
           budget: this.budget(),
           conversations,
@@ -440,7 +440,7 @@ export class ChatController extends DisposableOwner {
     return {
       conversationId: conversation.id,
       title: conversation.title,
-      messages: messageViews(conversation, this.articleOrigins()),
+      messages: messageViews(conversation, this.services.settings.baseUrl),
       conversations,
       models: modelViews(model),
       model,
@@ -450,11 +450,6 @@ export class ChatController extends DisposableOwner {
       hasSelection: this.hasSelection,
       groundWithAxo: conversation.groundWithAxo ?? this.services.settings.chatGroundWithAxo,
     };
-  }
-
-  /** The origins AXO serves its articles from: the service's own (see `sourceTarget` for the rule). */
-  private articleOrigins(): string[] {
-    return [this.services.settings.baseUrl ?? ''].filter(Boolean);
   }
 
   /** The "Ground with AXO" toggle: remembered by this conversation from now on. */
@@ -472,7 +467,7 @@ export class ChatController extends DisposableOwner {
     if (!citation) {
       return;
     }
-    const target = sourceTarget(citation, this.articleOrigins());
+    const target = sourceTarget(citation, articleOriginsOf(message?.sources ?? [], this.services.settings.baseUrl));
     if (target.kind === 'article') {
       await vscode.commands.executeCommand('axo.article', { title: target.title });
     } else if (target.kind === 'web') {

@@ -3,7 +3,7 @@ import type { Conversation, ContextItem, StoredError, StoredMessage } from '../.
 import type { ConversationSummary } from '../../core/chat/conversationStore';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
 import { estimateTokens } from '../../core/tokenEstimate';
-import { sourceTarget } from '../../core/chat/citations';
+import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
 import { cleanTitle } from '../../core/chat/grounding';
 import type { Citation } from '../../core/normalize';
 import { ACTION_LABELS } from '../../host/errorActions';
@@ -47,7 +47,8 @@ export function errorView(error: StoredError): ChatErrorView {
 }
 
 /** A stored message as the page shows it (context content stays in the host; only chips go). */
-export function messageView(m: StoredMessage, articleOrigins: readonly string[] = []): MessageView {
+export function messageView(m: StoredMessage, baseUrl?: string): MessageView {
+  const articleOrigins = m.sources ? articleOriginsOf(m.sources, baseUrl) : [];
   return {
     id: m.id,
     role: m.role,
@@ -70,8 +71,8 @@ export function sourceView(citation: Citation, articleOrigins: readonly string[]
 }
 
 /** The messages of a conversation as views. */
-export function messageViews(conversation: Conversation, articleOrigins: readonly string[] = []): MessageView[] {
-  return conversation.messages.map((m) => messageView(m, articleOrigins));
+export function messageViews(conversation: Conversation, baseUrl?: string): MessageView[] {
+  return conversation.messages.map((m) => messageView(m, baseUrl));
 }
 
 /** A conversation summary as a list line. */
