@@ -74,7 +74,7 @@ describe('grounding: the AXO lookup', function () {
     // A generous retry policy: the lookup must not use it.
     axo = new AxoClient(ctx, { attempts: 3, baseDelayMs: 20, maxDelayMs: 3000, budgetMs: 5000 });
   });
-  afterEach(() => http.dispose());
+  afterEach(async () => http.dispose());
 
   const axoRequests = () => fake.requests.filter((r) => r.path === '/v1/axo/ask');
 
