@@ -218,7 +218,7 @@ describe('native chat', () => {
       );
       assert.deepEqual(
         participants[0].commands?.map((c) => c.name),
-        ['explain', 'fix', 'doc', 'tests'],
+        ['explain', 'fix', 'doc', 'tests', 'ground'],
       );
     });
 
