@@ -4,7 +4,7 @@ import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { poll } from '../harness/workbench';
-import { openChat, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
+import { openChat, reloadWindow, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
 import { encyclopediaFrame } from './encyclopediaHelpers';
 
 describe('Grounded answers: ALPHA answers with AXO sources', function () {
@@ -73,5 +73,19 @@ describe('Grounded answers: ALPHA answers with AXO sources', function () {
     );
     assert.equal(fake.requests.filter((r) => r.path === '/v1/axo/ask').length, 1, 'no retry');
     assert.equal(await last.getByRole('region', { name: 'Sources' }).count(), 0);
+  });
+
+  it('shows the sources again after a reload, and keeps the toggle on', async () => {
+    await reloadWindow(session.page);
+    const frame = await openChat(session.page);
+    const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
+    await poll(
+      async () => (await toggle.getAttribute('aria-pressed')) === 'true',
+      20_000,
+      'the toggle is off after reload',
+    );
+    const grounded = replies(frame).filter({ has: frame.getByRole('region', { name: 'Sources' }) });
+    await poll(async () => (await grounded.count()) === 1, 20_000, 'the grounded reply has no Sources after reload');
+    await grounded.getByRole('link', { name: 'Alan Turing', exact: true }).waitFor({ timeout: 10_000 });
   });
 });
