@@ -145,6 +145,8 @@ export type HostToWebview =
     }
   /** Host → webview: the next piece of the reply `requestId`, to append as is. */
   | { type: 'chat/delta'; requestId: number; text: string }
+  /** Host → webview: a remark on the streaming reply known only once it started (a grounding note, a trim). */
+  | { type: 'chat/notice'; requestId: number; notice: string }
   /** Host → webview: the reply ended normally or was stopped; what arrived stays. */
   | { type: 'chat/done'; requestId: number; status: 'done' | 'stopped'; notice?: string }
   /** Host → webview: the reply failed (a cut stream keeps its text); show the error and its action. */

@@ -331,6 +331,9 @@ export class ChatController extends DisposableOwner {
         await this.redraw();
       }
       const request = grounding ? await this.groundedRequest(grounding, reply, model) : fit;
+      if (grounding && reply.notice) {
+        this.broadcast({ type: 'chat/notice', requestId, notice: reply.notice });
+      }
       await this.stream(running, reply, request.error, request.messages, model);
     } finally {
       // Also when the reply could not start (listing or drawing failed): the status bar must not stay "replying".

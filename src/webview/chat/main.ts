@@ -10,7 +10,7 @@ import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
-import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
+import { messageElement, showNotice, showOutcome, type MessageContext, type MessageElement } from './messageView';
 import { drawRecent, OlderMessages } from './olderMessages';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
@@ -112,6 +112,11 @@ class ChatApp {
       case 'chat/delta':
         if (this.streaming?.requestId === message.requestId) {
           this.streaming.element.renderer?.append(message.text);
+        }
+        return;
+      case 'chat/notice':
+        if (this.streaming?.requestId === message.requestId) {
+          showNotice(this.streaming.element, message.notice);
         }
         return;
       case 'chat/done':

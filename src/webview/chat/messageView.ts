@@ -209,3 +209,12 @@ function hostOf(url: string): string {
     return url;
   }
 }
+
+/** Shows (or replaces) the info notice of a reply that is being written. */
+export function showNotice(element: MessageElement, notice: string): void {
+  element.article.querySelector(':scope > .notice.info')?.remove();
+  element.article.insertBefore(
+    h('div', { class: 'notice info', role: 'note' }, icon('info'), h('span', {}, notice)),
+    element.body,
+  );
+}
