@@ -25,6 +25,15 @@ export interface RetryPolicy {
 /** The default: three attempts, at most 10 s per wait and 15 s of waiting in all. */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 400, maxDelayMs: 10_000, budgetMs: 15_000 };
 
+/** No retries: one attempt (a grounded answer must not wait on the encyclopedia's retry policy). */
+export const NO_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0, budgetMs: 0 };
+
+/** Per-call options of `AxoClient.ask`. */
+export interface AskOptions {
+  /** Replaces the client's retry policy for this call (`NO_RETRY` for a single attempt). */
+  retry?: RetryPolicy;
+}
+
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
 
 /** The AXO encyclopedia: ask, search and articles with facts. GETs retry bounded, cancellable. */
@@ -36,10 +45,10 @@ export class AxoClient {
   ) {}
 
   /** `GET /v1/axo/ask?model=&q=`; spaces as `+`, as the spec shows for `q`. */
-  async ask(query: string, model: string, signal?: AbortSignal): Promise<Answer> {
+  async ask(query: string, model: string, signal?: AbortSignal, options: AskOptions = {}): Promise<Answer> {
     const q = requireText(query, l10n.t('Type a question first: it is empty.'));
     const m = requireText(model, l10n.t('Type an encyclopedia model first: it is empty.'));
-    const body = await this.get('v1/axo/ask', { model: m, q }, '+', signal);
+    const body = await this.get('v1/axo/ask', { model: m, q }, '+', signal, options.retry);
     return normalizeAnswer(body, q, m);
   }
 
@@ -60,6 +69,7 @@ export class AxoClient {
     query: Record<string, string>,
     spaces: '+' | '%20',
     signal?: AbortSignal,
+    retry: RetryPolicy = this.retry,
   ): Promise<unknown> {
     const url = urlFor(this.ctx, path, query, spaces);
     const key = await requireKey(this.ctx, 'encyclopedia');
@@ -69,13 +79,11 @@ export class AxoClient {
         const res = await this.ctx.http.send({ method: 'GET', url, key, keyKind: 'encyclopedia', signal });
         return await readJson(res, 'encyclopedia', signal);
       } catch (error) {
-        const delay = this.retryDelay(error, attempt, waited);
+        const delay = this.retryDelay(error, attempt, waited, retry);
         if (delay === undefined || signal?.aborted) {
           throw error;
         }
-        this.ctx.log.info(
-          `Retrying ${url.pathname} in ${delay} ms (attempt ${attempt + 1} of ${this.retry.attempts}).`,
-        );
+        this.ctx.log.info(`Retrying ${url.pathname} in ${delay} ms (attempt ${attempt + 1} of ${retry.attempts}).`);
         await sleep(delay, signal);
         waited += delay;
       }
@@ -83,8 +91,8 @@ export class AxoClient {
   }
 
   /** The wait before the next attempt, or undefined when the error is final. */
-  private retryDelay(error: unknown, attempt: number, waited: number): number | undefined {
-    if (attempt >= this.retry.attempts || isAbortError(error) || !(error instanceof ServiceError)) {
+  private retryDelay(error: unknown, attempt: number, waited: number, retry: RetryPolicy): number | undefined {
+    if (attempt >= retry.attempts || isAbortError(error) || !(error instanceof ServiceError)) {
       return undefined;
     }
     // A timeout is not retried: the user already waited the whole timeout once.
@@ -92,9 +100,9 @@ export class AxoClient {
     if (!transient) {
       return undefined;
     }
-    const backoff = this.random() * this.retry.baseDelayMs * 2 ** (attempt - 1);
+    const backoff = this.random() * retry.baseDelayMs * 2 ** (attempt - 1);
     const delay = Math.round(error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : backoff);
-    if (delay > this.retry.maxDelayMs || waited + delay > this.retry.budgetMs) {
+    if (delay > retry.maxDelayMs || waited + delay > retry.budgetMs) {
       return undefined;
     }
     return delay;

@@ -26,6 +26,11 @@ export class Settings {
     return this.read('chat.stream', true);
   }
 
+  /** `alphaAxo.chat.groundWithAxo`: the grounding default of conversations that have not chosen for themselves. */
+  get chatGroundWithAxo(): boolean {
+    return this.read<boolean>('chat.groundWithAxo', false) === true;
+  }
+
   get encyclopediaModel(): string {
     return this.read('encyclopedia.model', 'axo').trim() || 'axo';
   }

@@ -55,6 +55,17 @@ export interface MessageView {
   notice?: string;
   /** The model that wrote a reply. */
   model?: string;
+  /** A grounded reply's sources, numbered from 1 as its `[1]` markers count them. */
+  sources?: SourceView[];
+}
+
+/** One source of a grounded reply, as the "Sources" list shows it. */
+export interface SourceView {
+  title: string;
+  /** `article` opens in the Encyclopedia view, `web` its http(s) URL, `none` nothing (a URL that may not open). */
+  kind: 'article' | 'web' | 'none';
+  /** The web address shown for a `web` source. */
+  url?: string;
 }
 
 /** One line of the conversation list. */
@@ -115,6 +126,8 @@ export interface ChatStateView {
   budget: BudgetView;
   /** Whether the active editor has a selection ("Replace selection" is offered then). */
   hasSelection: boolean;
+  /** "Ground with AXO" is on for this conversation. */
+  groundWithAxo: boolean;
 }
 
 /** Messages the host sends to the page. */
@@ -132,6 +145,8 @@ export type HostToWebview =
     }
   /** Host → webview: the next piece of the reply `requestId`, to append as is. */
   | { type: 'chat/delta'; requestId: number; text: string }
+  /** Host → webview: a remark on the streaming reply known only once it started (a grounding note, a trim). */
+  | { type: 'chat/notice'; requestId: number; notice: string }
   /** Host → webview: the reply ended normally or was stopped; what arrived stays. */
   | { type: 'chat/done'; requestId: number; status: 'done' | 'stopped'; notice?: string }
   /** Host → webview: the reply failed (a cut stream keeps its text); show the error and its action. */
@@ -196,7 +211,11 @@ export type WebviewToHost =
   /** Webview → host: the reply that has the keyboard focus (for "Open Reply as Text"); absent when none has. */
   | { type: 'reply/focus'; messageId?: string }
   /** Webview → host: Alt+F2 in the page: open the focused reply (else the last one) as text. */
-  | { type: 'reply/openAsText'; messageId?: string };
+  | { type: 'reply/openAsText'; messageId?: string }
+  /** Webview → host: the "Ground with AXO" toggle of this conversation was switched. */
+  | { type: 'chat/ground'; on: boolean }
+  /** Webview → host: open source `index` (0-based) of a reply. */
+  | { type: 'source/open'; messageId: string; index: number };
 
 /** The error actions a page may ask for. */
 const CHAT_ERROR_ACTIONS: readonly ChatErrorAction[] = ['setChatKey', 'retry', 'openSettings', 'none'];
@@ -229,4 +248,6 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'image/load': (m) => isShort(m.url),
   'reply/focus': (m) => m.messageId === undefined || isShort(m.messageId),
   'reply/openAsText': (m) => m.messageId === undefined || isShort(m.messageId),
+  'chat/ground': (m) => typeof m.on === 'boolean',
+  'source/open': (m) => isShort(m.messageId) && isIndex(m.index),
 };

@@ -89,6 +89,7 @@ function conversationState(index: number, conversations: ChatStateView['conversa
     pendingContext: [],
     budget: { usedTokens: 150_000, limitTokens: 200_000 },
     hasSelection: false,
+    groundWithAxo: false,
   };
 }
 

@@ -53,6 +53,8 @@ export interface FakeServiceOptions {
    * directive in the last user message): `standard` (default) or `lines`. Independent of the fault modes.
    */
   framing?: Framing;
+  /** A fixed delay before every encyclopedia (`/v1/axo/…`) answer, in ms (default 0): a service's lookup time. */
+  axoLatencyMs?: number;
 }
 
 /** What the second ("other origin") listener saw of one request. */
@@ -126,6 +128,8 @@ class FakeServiceImpl implements FakeService {
   private readonly tokenDelayMs: number;
   connections = 0;
   private framing: Framing = 'standard';
+  /** See `FakeServiceOptions.axoLatencyMs`. */
+  axoLatencyMs = 0;
   readonly main = http.createServer((req, res) => this.onRequest(req, res));
   readonly other = http.createServer((req, res) => this.onOtherOrigin(req, res));
 
@@ -262,6 +266,9 @@ class FakeServiceImpl implements FakeService {
     if (read.tooLarge) {
       ctx.sendError(413);
       return;
+    }
+    if (this.axoLatencyMs > 0 && url.pathname.startsWith('/v1/axo/')) {
+      await new Promise((resolve) => setTimeout(resolve, this.axoLatencyMs));
     }
     if (!(await this.applyEntryFault(ctx))) {
       await this.route(ctx);
@@ -411,6 +418,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     options.tokenDelayMs ?? 4,
   );
   fake.setFraming(options.framing ?? 'standard');
+  fake.axoLatencyMs = Math.max(0, options.axoLatencyMs ?? 0);
   await listen(fake.main, options.port ?? 0, host);
   try {
     await listen(fake.other, 0, host);

@@ -30,6 +30,8 @@ const CHAT_GOOD: Record<ChatMessage['type'], ChatMessage> = {
   'image/load': { type: 'image/load', url: 'https://example.com/a.png' },
   'reply/focus': { type: 'reply/focus', messageId: 'm1' },
   'reply/openAsText': { type: 'reply/openAsText' },
+  'chat/ground': { type: 'chat/ground', on: true },
+  'source/open': { type: 'source/open', messageId: 'm1', index: 0 },
 };
 
 const ENCYCLOPEDIA_GOOD: Record<EncyclopediaMessage['type'], EncyclopediaMessage> = {
@@ -214,6 +216,8 @@ function recordingRouter(shown: string[] = []) {
     delete: record('delete'),
     search: async (q: string) => (calls.push(`search ${q}`), []),
     removeContext: record('removeContext'),
+    setGround: record('setGround'),
+    openSource: record('openSource'),
   } as unknown as RouterChat;
   const actions = {
     copy: record('copy'),
@@ -272,11 +276,15 @@ describe('webview messages: the chat router', () => {
     await router.onMessage(page, { type: 'link/open', url: 'mailto:a@example.com?attach=/etc/passwd&subject=x' });
     await router.onMessage(page, { type: 'conversation/switch', id: 'c_1' });
     await router.onMessage(page, CHAT_GOOD['chat/send']);
+    await router.onMessage(page, CHAT_GOOD['chat/ground']);
+    await router.onMessage(page, CHAT_GOOD['source/open']);
     assert.deepEqual(calls, [
       'loadImage https://img.example/shown.png',
       'openLink ["mailto:a@example.com?subject=x"]',
       'switchTo ["c_1"]',
       'send ["hello"]',
+      'setGround [true]',
+      'openSource ["m1",0]',
     ]);
     assert.deepEqual(warnings, []);
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorInfo } from '../errors';
 import { l10n } from '../l10n';
+import type { Citation } from '../normalize';
 import { CONVERSATION_VERSION, migrateConversation } from './conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
@@ -30,6 +31,8 @@ export interface StoredMessage {
   context?: ContextItem[];
   notice?: string;
   model?: string;
+  /** A grounded reply's numbered sources (AXO's citations), in the order the `[1]` markers count them. */
+  sources?: Citation[];
 }
 
 /** One conversation: one JSON file. */
@@ -40,6 +43,8 @@ export interface Conversation {
   createdAt: number;
   updatedAt: number;
   messages: StoredMessage[];
+  /** "Ground with AXO" is on for this conversation; optional, so older files need no upgrade step (absent = off). */
+  groundWithAxo?: boolean;
 }
 
 /** The notice on a reply that a reload or crash cut short. */
@@ -99,6 +104,7 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     createdAt,
     updatedAt: num(value.updatedAt) ?? createdAt,
     messages: keepStreaming ? messages : messages.map(markInterrupted),
+    ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
   };
 }
 
@@ -128,6 +134,13 @@ function parseMessage(value: unknown): StoredMessage | undefined {
   }
   if (typeof value.model === 'string') {
     message.model = value.model;
+  }
+  if (Array.isArray(value.sources)) {
+    message.sources = value.sources
+      .filter((c): c is Record<string, unknown> => isRecord(c) && typeof c.title === 'string')
+      .map((c) =>
+        typeof c.url === 'string' ? { title: c.title as string, url: c.url } : { title: c.title as string },
+      );
   }
   return message;
 }

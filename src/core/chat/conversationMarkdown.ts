@@ -1,6 +1,9 @@
 import { contextBlock } from './promptMessages';
 import { displayTitle, type Conversation, type StoredMessage } from './conversation';
 import { modelLabel } from './modelLineup';
+import { linkCitationMarkers, sourceAnchor } from './citations';
+import { cleanTitle, webSourceUrl } from './grounding';
+import type { Citation } from '../normalize';
 
 const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>> = {
   stopped: '_(stopped)_',
@@ -16,6 +19,7 @@ export function conversationMarkdown(
   formatTime: (ms: number) => string = (ms) => new Date(ms).toISOString(),
 ): string {
   const parts: string[] = [`# ${displayTitle(conversation)}`, '', `_Exported ${formatTime(Date.now())}_`];
+  let grounded = 0;
   for (const m of conversation.messages) {
     const who = m.role === 'user' ? 'You' : m.model ? `ALPHA (${modelLabel(m.model)})` : 'ALPHA';
     parts.push('', `## ${who} · ${formatTime(m.createdAt)}`, '');
@@ -23,7 +27,12 @@ export function conversationMarkdown(
       parts.push(contextBlock(item), '');
     }
     if (m.content) {
-      parts.push(m.content);
+      parts.push(m.sources?.length ? footnoteMarkers(m.content, m.sources.length, String(grounded + 1)) : m.content);
+    }
+    if (m.sources?.length) {
+      // Each grounded reply numbers its own sources: the label's first part keeps footnotes of replies apart.
+      grounded++;
+      parts.push('', ...m.sources.map((s, i) => sourceFootnote(s, i + 1, String(grounded))));
     }
     const note = m.status ? STATUS_NOTES[m.status] : undefined;
     if (note) {
@@ -37,4 +46,19 @@ export function conversationMarkdown(
     }
   }
   return `${parts.join('\n').trimEnd()}\n`;
+}
+
+/** A grounded reply's `[n]` markers as Markdown footnote references `[^n]` (outside code, as the chat links them). */
+function footnoteMarkers(content: string, count: number, label: string): string {
+  const linked = linkCitationMarkers(content, count);
+  return linked.replace(/\[\\\[(\d+)\\\]\]\(([^)\s]+)\)/g, (match: string, n: string, href: string) =>
+    href === sourceAnchor(Number(n)) ? `[^${label}-${n}]` : match,
+  );
+}
+
+/** One source as a footnote definition: its title (one line, Markdown escaped) and its http(s) URL. */
+function sourceFootnote(source: Citation, n: number, label: string): string {
+  const title = cleanTitle(source.title).replace(/[\\`*_[\]<>]/g, '\\$&');
+  const url = webSourceUrl(source.url);
+  return `[^${label}-${n}]: ${title || url || '?'}${url && url !== source.title ? ` <${url}>` : ''}`;
 }

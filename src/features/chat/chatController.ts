@@ -11,6 +11,9 @@ import {
 import { contextTokensOf } from '../../core/chat/modelLineup';
 import { requestMessages } from '../../core/chat/promptMessages';
 import { runReply, storedError } from '../../core/chat/replyRunner';
+import { fitGroundedToContext } from '../../core/chat/groundedBudget';
+import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
+import { lookupGrounding, type GroundingResult } from '../../core/chat/grounding';
 import { ServiceError } from '../../core/errors';
 import { AbortSlot, DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
@@ -289,6 +292,7 @@ export class ChatController extends DisposableOwner {
     const conversation = this.session.conversation;
     const model = this.services.settings.chatModel;
     const fit = fitToContext(requestMessages(conversation.messages), model);
+    const grounded = conversation.groundWithAxo ?? this.services.settings.chatGroundWithAxo;
     const reply: StoredMessage = {
       id: newId(),
       role: 'assistant',
@@ -307,13 +311,18 @@ export class ChatController extends DisposableOwner {
     const running: Running = { requestId, messageId: reply.id, controller, done };
     this.running = running;
     this.streamingEmitter.fire(true);
+    // The lookup starts before the page is told and the request is built, so it runs while they are prepared.
+    const prompt = conversation.messages.at(-2)?.content ?? '';
+    const grounding = grounded
+      ? lookupGrounding(this.services.axo, prompt, this.services.settings.encyclopediaModel, controller.signal)
+      : undefined;
     try {
       if (mode === 'append') {
         const conversations = (await this.session.list()).map(summaryView);
         this.broadcast({
           type: 'chat/started',
           requestId,
-          user: messageView(conversation.messages.at(-2) as StoredMessage),
+          user: messageView(conversation.messages.at(-2) as StoredMessage, this.services.settings.baseUrl),
           reply: messageView(reply),
           budget: this.budget(),
           conversations,
@@ -321,12 +330,40 @@ export class ChatController extends DisposableOwner {
       } else {
         await this.redraw();
       }
-      await this.stream(running, reply, fit.error, fit.messages, model);
+      const request = grounding ? await this.groundedRequest(grounding, reply, model) : fit;
+      if (grounding && reply.notice) {
+        this.broadcast({ type: 'chat/notice', requestId, notice: reply.notice });
+      }
+      await this.stream(running, reply, request.error, request.messages, model);
     } finally {
       // Also when the reply could not start (listing or drawing failed): the status bar must not stay "replying".
       this.endRunning(running);
       finish();
     }
+  }
+
+  /**
+   * The request with AXO's grounding in the last prompt, fitted to the context; the reply keeps the sources and
+   * says every trim, or why it was answered without sources. The page redraws after the reply to show them.
+   */
+  private async groundedRequest(
+    lookup: Promise<GroundingResult>,
+    reply: StoredMessage,
+    model: string,
+  ): Promise<{ error: ServiceError | undefined; messages: ReturnType<typeof requestMessages> }> {
+    const result = await lookup;
+    const history = requestMessages(this.session.conversation.messages.filter((m) => m !== reply));
+    const fit =
+      result.kind === 'grounded'
+        ? fitGroundedToContext(history, { answer: result.answer, sources: result.sources }, model)
+        : fitToContext(history, model);
+    const notes = [result.kind === 'ungrounded' ? result.note : undefined, fit.notice].filter(Boolean);
+    reply.notice = notes.length ? notes.join(' ') : undefined;
+    if (result.kind === 'grounded' && result.sources.length) {
+      reply.sources = [...result.sources];
+    }
+    this.redrawAfterReply = true;
+    return fit;
   }
 
   /** The reply is no longer running: its abort controller goes back, and the status bar hears it (once). */
@@ -406,7 +443,7 @@ export class ChatController extends DisposableOwner {
     return {
       conversationId: conversation.id,
       title: conversation.title,
-      messages: messageViews(conversation),
+      messages: messageViews(conversation, this.services.settings.baseUrl),
       conversations,
       models: modelViews(model),
       model,
@@ -414,7 +451,31 @@ export class ChatController extends DisposableOwner {
       streaming: running ? { requestId: running.requestId, messageId: running.messageId } : undefined,
       budget: this.budget(),
       hasSelection: this.hasSelection,
+      groundWithAxo: conversation.groundWithAxo ?? this.services.settings.chatGroundWithAxo,
     };
+  }
+
+  /** The "Ground with AXO" toggle: remembered by this conversation from now on. */
+  async setGround(on: boolean): Promise<void> {
+    await this.loaded;
+    this.session.conversation.groundWithAxo = on;
+    this.session.scheduleSave();
+  }
+
+  /** Opens source `index` of a reply: an AXO article in the Encyclopedia view, a web page through the host. */
+  async openSource(messageId: string, index: number): Promise<void> {
+    await this.loaded;
+    const message = this.session.conversation.messages.find((m) => m.id === messageId);
+    const citation = message?.sources?.[index];
+    if (!citation) {
+      return;
+    }
+    const target = sourceTarget(citation, articleOriginsOf(message?.sources ?? [], this.services.settings.baseUrl));
+    if (target.kind === 'article') {
+      await vscode.commands.executeCommand('axo.article', { title: target.title });
+    } else if (target.kind === 'web') {
+      await vscode.env.openExternal(vscode.Uri.parse(target.url, true));
+    }
   }
 
   /**

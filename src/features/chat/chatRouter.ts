@@ -25,6 +25,8 @@ export type RouterChat = Pick<
   | 'delete'
   | 'search'
   | 'removeContext'
+  | 'setGround'
+  | 'openSource'
 >;
 
 /** What the router asks of the world outside the page (the CodeActions). */
@@ -109,6 +111,10 @@ export class ChatRouter implements SurfaceHost {
         return this.deps.exportConversation();
       case 'context/remove':
         return c.removeContext(message.id);
+      case 'chat/ground':
+        return c.setGround(message.on);
+      case 'source/open':
+        return c.openSource(message.messageId, message.index);
       case 'model/select':
         return isSelectableModel(message.id) ? this.deps.setChatModel(message.id) : this.drop('an unknown model');
       default:

@@ -3,6 +3,9 @@ import type { Conversation, ContextItem, StoredError, StoredMessage } from '../.
 import type { ConversationSummary } from '../../core/chat/conversationStore';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
 import { estimateTokens } from '../../core/tokenEstimate';
+import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
+import { cleanTitle } from '../../core/chat/grounding';
+import type { Citation } from '../../core/normalize';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type {
   ChatErrorAction,
@@ -11,6 +14,7 @@ import type {
   ConversationSummaryView,
   MessageView,
   ModelView,
+  SourceView,
 } from '../../protocol/chatProtocol';
 
 /** A context item as a chip: its label, and its language and size as a tooltip. */
@@ -43,7 +47,8 @@ export function errorView(error: StoredError): ChatErrorView {
 }
 
 /** A stored message as the page shows it (context content stays in the host; only chips go). */
-export function messageView(m: StoredMessage): MessageView {
+export function messageView(m: StoredMessage, baseUrl?: string): MessageView {
+  const articleOrigins = m.sources ? articleOriginsOf(m.sources, baseUrl) : [];
   return {
     id: m.id,
     role: m.role,
@@ -54,12 +59,20 @@ export function messageView(m: StoredMessage): MessageView {
     context: m.context?.length ? m.context.map(chipView) : undefined,
     notice: m.notice,
     model: m.model,
+    sources: m.sources?.length ? m.sources.map((c) => sourceView(c, articleOrigins)) : undefined,
   };
 }
 
+/** A source as the list shows it: its title, and how it opens (the rule is `sourceTarget`'s). */
+export function sourceView(citation: Citation, articleOrigins: readonly string[]): SourceView {
+  const target = sourceTarget(citation, articleOrigins);
+  const title = cleanTitle(citation.title) || citation.url || '?';
+  return target.kind === 'web' ? { title, kind: 'web', url: target.url } : { title, kind: target.kind };
+}
+
 /** The messages of a conversation as views. */
-export function messageViews(conversation: Conversation): MessageView[] {
-  return conversation.messages.map(messageView);
+export function messageViews(conversation: Conversation, baseUrl?: string): MessageView[] {
+  return conversation.messages.map((m) => messageView(m, baseUrl));
 }
 
 /** A conversation summary as a list line. */

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import { fitToContext } from '../../core/chat/contextBudget';
+import { fitToContext, type ContextFit } from '../../core/chat/contextBudget';
+import { fitGroundedToContext } from '../../core/chat/groundedBudget';
+import { lookupGrounding, webSourceUrl } from '../../core/chat/grounding';
+import type { ChatMessage } from '../../core/alphaClient';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { ServiceError, describeError, isAbortError } from '../../core/errors';
 import { abortOnCancel } from '../../host/disposables';
@@ -45,8 +48,12 @@ export class AlphaParticipant {
         return {};
       }
       const model = this.services.settings.chatModel;
+      const messages = [...historyMessages(context.history), { role: 'user' as const, content: prompt }];
       // The same rule as the chat view: the newest turns that fit the model's context, and say what was left out.
-      const fit = fitToContext([...historyMessages(context.history), { role: 'user', content: prompt }], model);
+      const fit =
+        request.command === 'ground'
+          ? await this.grounded(request.prompt, messages, model, stream, controller.signal)
+          : fitToContext(messages, model);
       if (fit.error) {
         throw fit.error;
       }
@@ -67,6 +74,35 @@ export class AlphaParticipant {
       link.dispose();
     }
   };
+
+  /**
+   * `/ground`: asks AXO (3 s, one attempt) and fits the request with its numbered sources, as the chat view's
+   * "Ground with AXO" does; the sources with a web address become the response's references. A lookup that fails
+   * or finds nothing is said in a note, and the reply goes ahead.
+   */
+  private async grounded(
+    question: string,
+    messages: ChatMessage[],
+    model: string,
+    stream: ChatResponseStream,
+    signal: AbortSignal,
+  ): Promise<ContextFit> {
+    stream.progress(vscode.l10n.t('Looking it up in AXO…'));
+    const result = await lookupGrounding(this.services.axo, question, this.services.settings.encyclopediaModel, signal);
+    if (result.kind !== 'grounded') {
+      if (result.kind === 'ungrounded') {
+        stream.markdown(noticeMarkdown(result.note));
+      }
+      return fitToContext(messages, model);
+    }
+    for (const source of result.sources) {
+      const url = webSourceUrl(source.url);
+      if (url) {
+        stream.reference(vscode.Uri.parse(url, true));
+      }
+    }
+    return fitGroundedToContext(messages, { answer: result.answer, sources: result.sources }, model);
+  }
 
   /** The message to send: the task prompt on the code for a slash command, else the user's words (with references). */
   private async promptFor(request: ChatRequest, token: vscode.CancellationToken): Promise<string | undefined> {

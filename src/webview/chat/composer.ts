@@ -33,6 +33,8 @@ export class Composer {
   private readonly budgetEl = h('span', { class: 'budget' });
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
+  /** "Ground with AXO": a toggle button; its state is the conversation's, sent by the host. */
+  private readonly groundButton: HTMLButtonElement;
   private streaming = false;
   private hasChips = false;
 
@@ -74,6 +76,18 @@ export class Composer {
       },
       icon('debug-stop'),
     );
+    this.groundButton = h(
+      'button',
+      {
+        type: 'button',
+        class: 'ground-toggle',
+        'aria-pressed': 'false',
+        title: t('Answer with facts and sources from the AXO encyclopedia'),
+        onClick: () => this.toggleGround(),
+      },
+      icon('book'),
+      h('span', {}, t('Ground with AXO')),
+    );
     this.models.addEventListener('change', () => this.post({ type: 'model/select', id: this.models.value }));
     this.element = h(
       'div',
@@ -84,11 +98,23 @@ export class Composer {
         'div',
         { class: 'composer-bar' },
         h('label', { class: 'model-label' }, icon('sparkle'), this.models),
+        this.groundButton,
         this.budgetEl,
       ),
     );
     this.resize();
     this.updateSend();
+  }
+
+  /** Shows the conversation's "Ground with AXO" state. */
+  setGround(on: boolean): void {
+    this.groundButton.setAttribute('aria-pressed', String(on));
+  }
+
+  private toggleGround(): void {
+    const on = this.groundButton.getAttribute('aria-pressed') !== 'true';
+    this.setGround(on);
+    this.post({ type: 'chat/ground', on });
   }
 
   /** Shows whether a reply streams: Send or Stop generating. */

@@ -10,7 +10,7 @@ import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from './dom';
 import { HistoryPanel } from './historyPanel';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
-import { messageElement, showOutcome, type MessageContext, type MessageElement } from './messageView';
+import { messageElement, showNotice, showOutcome, type MessageContext, type MessageElement } from './messageView';
 import { drawRecent, OlderMessages } from './olderMessages';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
@@ -114,6 +114,11 @@ class ChatApp {
           this.streaming.element.renderer?.append(message.text);
         }
         return;
+      case 'chat/notice':
+        if (this.streaming?.requestId === message.requestId) {
+          showNotice(this.streaming.element, message.notice);
+        }
+        return;
       case 'chat/done':
       case 'chat/error':
         return this.endStreaming(message);
@@ -182,6 +187,7 @@ class ChatApp {
     this.composer.setChips(state.pendingContext);
     this.composer.setModels(state.models, state.model);
     this.composer.setBudget(state.budget);
+    this.composer.setGround(state.groundWithAxo);
     this.history.update(state.conversations, state.conversationId);
     document.body.classList.toggle('has-selection', state.hasSelection);
     this.refreshRegenerate();

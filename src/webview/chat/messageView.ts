@@ -90,6 +90,12 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
     element.renderer.finish();
   } else {
     renderMarkdownInto(body, message.content, ctx.decorate);
+    if (message.sources?.length) {
+      linkMarkers(body, message.sources.length, (n) => openSource(ctx, message, n));
+    }
+  }
+  if (!isUser && !streaming && message.sources?.length) {
+    article.insertBefore(sourcesList(message, ctx), footer);
   }
   if (!streaming) {
     showOutcome(element, message, (action) => ctx.post({ type: 'chat/action', action }));
@@ -115,4 +121,100 @@ export function showOutcome(
     parts.push(errorNotice(message.error, run));
   }
   element.footer.replaceChildren(...parts);
+}
+
+/** Asks the host to open source `n` (1-based) of a reply. */
+function openSource(ctx: MessageContext, message: MessageView, n: number): void {
+  ctx.post({ type: 'source/open', messageId: message.id, index: n - 1 });
+}
+
+/** The "Sources" list of a grounded reply, numbered as its `[1]` markers; each opens through the host. */
+function sourcesList(message: MessageView, ctx: MessageContext): HTMLElement {
+  const items = (message.sources ?? []).map((source, i) =>
+    h(
+      'li',
+      { class: `source kind-${source.kind}` },
+      source.kind === 'none'
+        ? h('span', { class: 'source-title' }, source.title)
+        : sourceLink(
+            source.title,
+            'source-title',
+            source.kind === 'web' ? source.url : t('Open in the Encyclopedia view'),
+            () => openSource(ctx, message, i + 1),
+          ),
+      source.kind === 'web' && source.url ? h('span', { class: 'source-url' }, hostOf(source.url)) : undefined,
+    ),
+  );
+  const heading = h('h3', { class: 'sources-heading' }, t('Sources'));
+  return h('section', { class: 'sources', 'aria-label': t('Sources') }, heading, h('ol', {}, ...items));
+}
+
+/**
+ * A link the page handles itself: no `href` (VS Code's frame would open it too, see hostLinks.ts), focusable,
+ * opened by a click or Enter.
+ */
+function sourceLink(text: string, className: string, title: string | undefined, open: () => void): HTMLElement {
+  const activate = (e: Event) => {
+    if (e instanceof KeyboardEvent && (e.key !== 'Enter' || e.isComposing)) {
+      return;
+    }
+    e.preventDefault();
+    open();
+  };
+  return h('a', { class: className, role: 'link', tabindex: 0, title, onClick: activate, onKeydown: activate }, text);
+}
+
+/** Text-node parents whose `[1]` is code or already a link, not a citation marker. */
+const NOT_MARKERS = 'code, pre, a, kbd, samp';
+
+/**
+ * Turns plain `[n]` markers (1 ≤ n ≤ `count`) in rendered text into links to source n. Only text nodes are
+ * changed, never inside code or links, so nothing the reply says can become markup here.
+ */
+export function linkMarkers(root: HTMLElement, count: number, open: (n: number) => void): void {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (/\[\d{1,3}\]/.test(node.nodeValue ?? '') && !node.parentElement?.closest(NOT_MARKERS)) {
+      nodes.push(node as Text);
+    }
+  }
+  for (const node of nodes) {
+    const text = node.nodeValue ?? '';
+    const parts: (string | HTMLElement)[] = [];
+    let last = 0;
+    for (const match of text.matchAll(/\[(\d{1,3})\]/g)) {
+      const n = Number(match[1]);
+      if (n < 1 || n > count) {
+        continue;
+      }
+      parts.push(text.slice(last, match.index));
+      const link = sourceLink(`[${n}]`, 'citation', undefined, () => open(n));
+      link.setAttribute('aria-label', t('Source {0}', n));
+      parts.push(link);
+      last = match.index + match[0].length;
+    }
+    if (parts.length) {
+      parts.push(text.slice(last));
+      node.replaceWith(...parts);
+    }
+  }
+}
+
+/** The host part of a URL, shown after a web source's title; the whole text when it does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** Shows (or replaces) the info notice of a reply that is being written. */
+export function showNotice(element: MessageElement, notice: string): void {
+  element.article.querySelector(':scope > .notice.info')?.remove();
+  element.article.insertBefore(
+    h('div', { class: 'notice info', role: 'note' }, icon('info'), h('span', {}, notice)),
+    element.body,
+  );
 }

@@ -221,7 +221,7 @@ describe('native chat', () => {
       );
       assert.deepEqual(
         participants[0].commands?.map((c) => c.name),
-        ['explain', 'fix', 'doc', 'tests'],
+        ['explain', 'fix', 'doc', 'tests', 'ground'],
       );
     });
 

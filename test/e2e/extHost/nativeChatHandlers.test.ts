@@ -172,6 +172,31 @@ describe('the @alpha and @axo handlers, called with a request', () => {
     assert.equal(result.metadata?.command, 'explain');
   });
 
+  it('@alpha /ground asks AXO first, sends its answer with numbered sources, and gives them as references', async () => {
+    const { parts, result } = await ask(alpha, request('Who was Alan Turing?', { command: 'ground' }));
+    const sent = await service().waitFor((r) => r.path === '/v1/alpha' && r.completed);
+    const asked = service().requests.find((r) => r.path === '/v1/axo/ask');
+    assert.ok(asked && asked.id < sent.id, 'AXO was asked before ALPHA');
+    const last = messagesOf(sent).at(-1)?.content ?? '';
+    assert.match(last, /numbered sources/i);
+    assert.match(last, /English mathematician/);
+    assert.match(last, /\[1\] Alan Turing <https:\/\/axo\.example\/wiki\/Alan_Turing>/);
+    assert.ok(last.endsWith('Who was Alan Turing?'));
+    const references = ofKind(parts, 'reference').map((r) => String(r.value));
+    assert.ok(references.includes('https://axo.example/wiki/Alan_Turing'), references.join(', '));
+    assert.equal(result.errorDetails, undefined);
+  });
+
+  it('@alpha /ground answers without sources, and says so, when AXO refuses the key', async () => {
+    service().setFault('401', { path: '/v1/axo/ask', times: 3 });
+    const { parts, result } = await ask(alpha, request('Who was Alan Turing?', { command: 'ground' }));
+    await service().waitFor((r) => r.path === '/v1/alpha' && r.completed);
+    assert.match(markdownOf(parts), /Answered without sources:/);
+    assert.equal(service().requests.filter((r) => r.path === '/v1/axo/ask').length, 1, 'no retry');
+    assert.equal(ofKind(parts, 'reference').length, 0);
+    assert.equal(result.errorDetails, undefined);
+  });
+
   it('@alpha /fix without code asks for a selection and sends nothing', async () => {
     const { parts, result } = await ask(alpha, request('', { command: 'fix' }));
     assert.match(markdownOf(parts), /Select code in an editor/);

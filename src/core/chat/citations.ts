@@ -1,0 +1,173 @@
+/**
+ * Citations of a grounded reply: which ones are AXO articles, and the plain `[1]` markers in the reply's Markdown
+ * turned into links to the numbered sources. Titles and URLs come from the service and are never trusted: they
+ * never enter the Markdown the linker writes, only the source's number does.
+ */
+
+import type { Citation } from '../normalize';
+
+/** How a source opens: in the Encyclopedia view by title, or its web page through the host. */
+export type SourceTarget = { kind: 'article'; title: string } | { kind: 'web'; url: string } | { kind: 'none' };
+
+/**
+ * The rule for "is this an AXO article": a citation without a URL is one (AXO cites its own articles by title),
+ * and so is one whose URL's origin is among `articleOrigins`, the origins the encyclopedia serves its articles
+ * from (the service's base URL and the origins of article URLs it has returned). Any other http(s) URL is a web
+ * page; anything else (`javascript:`, `file:`, a URL with a user name) opens nothing.
+ */
+export function sourceTarget(citation: Citation, articleOrigins: Iterable<string>): SourceTarget {
+  const title = citation.title.trim();
+  if (!citation.url?.trim()) {
+    return title ? { kind: 'article', title } : { kind: 'none' };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(citation.url.trim());
+  } catch {
+    return title ? { kind: 'article', title } : { kind: 'none' };
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) {
+    return { kind: 'none' };
+  }
+  const origins = new Set([...articleOrigins].map(originOf).filter((o): o is string => o !== undefined));
+  if (origins.has(parsed.origin) && title && title !== citation.url) {
+    return { kind: 'article', title };
+  }
+  return { kind: 'web', url: parsed.href };
+}
+
+/**
+ * The origins the encyclopedia serves its articles from, as far as a reply's sources show: the service's own
+ * (`baseUrl`), and the origin of every source whose URL's last path segment names its own title (`/wiki/Alan_Turing`
+ * for "Alan Turing", spaces as `_` or `%20`), which is how an encyclopedia links its articles. Another source on
+ * such an origin is an article too.
+ */
+export function articleOriginsOf(sources: readonly Citation[], baseUrl: string | undefined): string[] {
+  const origins = new Set<string>();
+  const base = baseUrl ? originOf(baseUrl) : undefined;
+  if (base) {
+    origins.add(base);
+  }
+  for (const source of sources) {
+    const url = parseUrl(source.url);
+    const last = url?.pathname.split('/').filter(Boolean).at(-1);
+    if (!url || !last) {
+      continue;
+    }
+    let named: string;
+    try {
+      named = decodeURIComponent(last).replace(/_/g, ' ').trim().toLowerCase();
+    } catch {
+      continue;
+    }
+    if (named && named === source.title.trim().toLowerCase()) {
+      origins.add(url.origin);
+    }
+  }
+  return [...origins];
+}
+
+function parseUrl(url: string | undefined): URL | undefined {
+  try {
+    return url ? new URL(url.trim()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The origin of a URL, or undefined when it does not parse. */
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fragment a marker links to; the page maps it to its numbered source. */
+export function sourceAnchor(n: number): string {
+  return `#alpha-source-${n}`;
+}
+
+/** A fence opener: up to 3 spaces, then 3+ backticks or tildes. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Turns plain `[n]` markers (1 ≤ n ≤ `count`) into Markdown links to `sourceAnchor(n)`, outside fenced and
+ * indented code blocks and inline code spans. Left alone: escaped `\[1]`, images `![1]`, links `[1](…)`, and
+ * every number the reply defines as a Markdown reference (`[1]: …`), since those are Markdown, not markers.
+ */
+export function linkCitationMarkers(markdown: string, count: number): string {
+  if (count < 1) {
+    return markdown;
+  }
+  const lines = markdown.split('\n');
+  const defined = new Set(
+    lines
+      .map((l) => /^ {0,3}\[(\d+)\]:/.exec(l)?.[1])
+      .filter((d) => d !== undefined)
+      .map(Number),
+  );
+  let fence: string | undefined;
+  let previousBlank = true;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const opener = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (
+        opener &&
+        opener[0] === fence[0] &&
+        opener.length >= fence.length &&
+        !line.slice(line.indexOf(opener) + opener.length).trim()
+      ) {
+        fence = undefined;
+      }
+    } else if (opener) {
+      fence = opener;
+    } else if (!(previousBlank && /^(?: {4}|\t)/.test(line))) {
+      lines[i] = linkLine(line, count, defined);
+    } else {
+      // An indented code line stays as it is; the next line may continue the block.
+      previousBlank = true;
+      continue;
+    }
+    previousBlank = line.trim() === '';
+  }
+  return lines.join('\n');
+}
+
+/** Links the markers of one line outside its inline code spans. */
+function linkLine(line: string, count: number, defined: ReadonlySet<number>): string {
+  if (/^ {0,3}\[\d+\]:/.test(line)) {
+    return line;
+  }
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    const tick = /`+/.exec(line.slice(i));
+    const end = tick ? i + tick.index : line.length;
+    out += linkText(line.slice(i, end), count, defined, out);
+    if (!tick) {
+      break;
+    }
+    const run = tick[0];
+    const close = line.indexOf(run, end + run.length);
+    // An unclosed run is literal backticks; a closed one is a code span kept whole.
+    const stop = close < 0 ? end + run.length : close + run.length;
+    out += line.slice(end, stop);
+    i = stop;
+  }
+  return out;
+}
+
+/** Links markers in text outside code; `before` is what precedes it on the line. */
+function linkText(text: string, count: number, defined: ReadonlySet<number>, before: string): string {
+  return text.replace(/\[(\d{1,3})\](?!\()/g, (match: string, digits: string, offset: number) => {
+    const n = Number(digits);
+    const prev = offset > 0 ? text[offset - 1] : before.slice(-1);
+    if (n < 1 || n > count || defined.has(n) || prev === '\\' || prev === '!') {
+      return match;
+    }
+    return `[\\[${n}\\]](${sourceAnchor(n)})`;
+  });
+}

@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { useFakeService } from '../harness/fakeServiceHooks';
+import { vsixPath } from '../harness/paths';
+import { useWorkbench } from '../harness/session';
+import { poll } from '../harness/workbench';
+import { openChat, reloadWindow, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
+import { encyclopediaFrame } from './encyclopediaHelpers';
+
+describe('Grounded answers: ALPHA answers with AXO sources', function () {
+  this.timeout(180_000);
+  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
+  const axoKey = `fke_${randomBytes(12).toString('hex')}`;
+  const service = useFakeService({ chatKey, axoKey });
+  const session = useWorkbench('grounding', () => ({
+    vsix: vsixPath,
+    baseUrl: service().url,
+    env: { ALPHA_API_KEY: chatKey, AXO_API_KEY: axoKey },
+    settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
+  }));
+
+  it('asks AXO first, sends its answer to ALPHA, lists the sources and opens one in the Encyclopedia view', async () => {
+    const fake = service();
+    const frame = await openChat(session.page);
+    const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'false', 'off by default');
+    await toggle.click();
+    await poll(async () => (await toggle.getAttribute('aria-pressed')) === 'true', 5_000, 'the toggle did not turn on');
+
+    fake.reset();
+    await sendPrompt(frame, 'Who was Alan Turing?');
+    await waitForReplyEnd(frame);
+    const ask = fake.requests.find((r) => r.path === '/v1/axo/ask');
+    const chat = fake.requests.find((r) => r.path === '/v1/alpha');
+    assert.ok(ask && chat, `both requests: ${fake.requests.map((r) => r.path).join(', ')}`);
+    assert.ok(ask.id < chat.id, '/v1/axo/ask came before /v1/alpha');
+    assert.match(ask.query.q ?? '', /Alan Turing/);
+    const sent = JSON.stringify(chat.body);
+    assert.match(sent, /numbered sources/i);
+    assert.match(sent, /English mathematician/, 'the chat request carries AXO answer');
+    assert.match(sent, /\[1\] Alan Turing/);
+
+    const sources = replies(frame).last().getByRole('region', { name: 'Sources' });
+    await sources.waitFor({ timeout: 20_000 });
+    const first = sources.getByRole('link', { name: 'Alan Turing', exact: true });
+    await first.waitFor();
+    await first.click();
+    const encyclopedia = await encyclopediaFrame(session.page);
+    await encyclopedia.getByRole('heading', { name: 'Alan Turing' }).first().waitFor({ timeout: 20_000 });
+    await poll(
+      async () => fake.requests.some((r) => r.path === '/v1/axo/article' && r.query.title === 'Alan Turing'),
+      10_000,
+      'the article was not fetched',
+    );
+  });
+
+  it('answers without sources, and says so, when AXO refuses the key', async () => {
+    const fake = service();
+    const frame = await openChat(session.page);
+    fake.reset();
+    fake.setFault('401', { path: '/v1/axo/ask' });
+    await sendPrompt(frame, 'Who was Grace Hopper?');
+    await waitForReplyEnd(frame);
+    const last = replies(frame).last();
+    await poll(
+      async () => /Answered without sources:/.test((await last.innerText().catch(() => '')) ?? ''),
+      20_000,
+      'the note did not show',
+    );
+    assert.ok(
+      fake.requests.some((r) => r.path === '/v1/alpha'),
+      'the reply went ahead',
+    );
+    assert.equal(fake.requests.filter((r) => r.path === '/v1/axo/ask').length, 1, 'no retry');
+    assert.equal(await last.getByRole('region', { name: 'Sources' }).count(), 0);
+  });
+
+  it('shows the sources again after a reload, and keeps the toggle on', async () => {
+    await reloadWindow(session.page);
+    const frame = await openChat(session.page);
+    const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
+    await poll(
+      async () => (await toggle.getAttribute('aria-pressed')) === 'true',
+      20_000,
+      'the toggle is off after reload',
+    );
+    const grounded = replies(frame).filter({ has: frame.getByRole('region', { name: 'Sources' }) });
+    await poll(async () => (await grounded.count()) === 1, 20_000, 'the grounded reply has no Sources after reload');
+    await grounded.getByRole('link', { name: 'Alan Turing', exact: true }).waitFor({ timeout: 10_000 });
+  });
+});
