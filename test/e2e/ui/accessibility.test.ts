@@ -219,16 +219,22 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     await page.keyboard.press('Enter');
     const older = frame.locator('button.history-item', { hasText: /Keyboard only/ });
     await older.waitFor({ timeout: 10_000 });
-    for (
-      let i = 0;
-      i < 10 &&
-      !(await older.evaluate(
+    const focused = () =>
+      older.evaluate(
         (e: unknown) => e === (globalThis as { document?: { activeElement?: unknown } }).document?.activeElement,
-      ));
-      i++
-    ) {
-      await page.keyboard.press('ArrowDown');
-    }
+      );
+    // One ArrowDown per check, each after the page has drawn the last one (the list fills as the host answers).
+    await poll(
+      async () => {
+        if (await focused()) {
+          return true;
+        }
+        await page.keyboard.press('ArrowDown');
+        return false;
+      },
+      10_000,
+      'ArrowDown did not reach the older conversation',
+    );
     await page.keyboard.press('Enter');
     await waitForLastPrompt(frame, /Show me a greeting function/);
     const file = path.join(session.server.workspaceDir, 'scratch.ts');
