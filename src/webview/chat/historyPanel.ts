@@ -201,6 +201,11 @@ export class HistoryPanel {
       return;
     }
     const now = Date.now();
+    // The list is drawn again whenever the host sends it (another window saved, a reply ended): a keyboard user
+    // moving through it keeps the focus on the same conversation's same button.
+    const active = document.activeElement;
+    const focusedItem = active && this.list.contains(active) ? active.closest('li')?.dataset.id : undefined;
+    const focusedOpen = active instanceof HTMLElement && active.classList.contains('history-item');
     this.list.replaceChildren(
       ...shown.map(({ conversation: c, match }) => {
         const current = c.id === this.currentId;
@@ -226,8 +231,12 @@ export class HistoryPanel {
         const remove = iconButton(t('Delete conversation {0}', c.title), 'trash', () =>
           this.post({ type: 'conversation/delete', id: c.id }),
         );
-        return h('li', {}, open, remove);
+        return h('li', { 'data-id': c.id }, open, remove);
       }),
     );
+    if (focusedItem !== undefined) {
+      const item = [...this.list.children].find((li) => (li as HTMLElement).dataset.id === focusedItem);
+      item?.querySelector<HTMLElement>(focusedOpen ? '.history-item' : 'button:not(.history-item)')?.focus();
+    }
   }
 }

@@ -32,7 +32,12 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       await page.keyboard.press('F1');
       await input.fill(`>${title}`, { timeout: 3_000 });
       await row.waitFor({ state: 'visible', timeout: 2_000 });
-      await row.click({ timeout: 3_000 });
+      // Enter when the row is the palette's active one (a click can miss a list that is still being drawn).
+      if ((await page.locator(`${QUICK_INPUT_ROW}.focused`).filter({ has: label }).count()) > 0) {
+        await input.press('Enter', { timeout: 3_000 });
+      } else {
+        await row.click({ timeout: 3_000 });
+      }
       break;
     } catch (error) {
       if (Date.now() > deadline) {
