@@ -2,7 +2,8 @@ import { contextBlock } from './promptMessages';
 import { displayTitle, type Conversation, type StoredMessage } from './conversation';
 import { modelLabel } from './modelLineup';
 import { linkCitationMarkers, sourceAnchor } from './citations';
-import { cleanTitle, webSourceUrl } from './grounding';
+import { safeUrl } from '../encyclopedia/articleMarkdown';
+import { cleanTitle } from './grounding';
 import type { Citation } from '../normalize';
 
 const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>> = {
@@ -59,6 +60,6 @@ function footnoteMarkers(content: string, count: number, label: string): string 
 /** One source as a footnote definition: its title (one line, Markdown escaped) and its http(s) URL. */
 function sourceFootnote(source: Citation, n: number, label: string): string {
   const title = cleanTitle(source.title).replace(/[\\`*_[\]<>]/g, '\\$&');
-  const url = webSourceUrl(source.url);
+  const url = safeUrl(source.url);
   return `[^${label}-${n}]: ${title || url || '?'}${url && url !== source.title ? ` <${url}>` : ''}`;
 }

@@ -9,6 +9,7 @@ import { ServiceError } from '../errors';
 import { l10n } from '../l10n';
 import type { Answer, Citation } from '../normalize';
 import { fenceFor } from './promptMessages';
+import { safeUrl } from '../encyclopedia/articleMarkdown';
 
 /** The lookup's own limit: a grounded answer must not wait on the encyclopedia's 15 s retry policy. */
 export const GROUNDING_LIMIT_MS = 3000;
@@ -60,21 +61,8 @@ export function cleanTitle(title: string): string {
 
 /** One numbered source line: `[n] Title <url>`; the URL only when it parses as http(s). */
 function sourceLine(citation: Citation, n: number): string {
-  const url = webSourceUrl(citation.url);
+  const url = safeUrl(citation.url);
   return `[${n}] ${cleanTitle(citation.title) || url || '?'}${url ? ` <${url}>` : ''}`;
-}
-
-/** The URL as http(s) (parsed, so spaces and angle brackets come out encoded), or undefined. */
-export function webSourceUrl(url: string | undefined): string | undefined {
-  if (!url) {
-    return undefined;
-  }
-  try {
-    const parsed = new URL(url.trim());
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { fitToContext, type ContextFit } from '../../core/chat/contextBudget';
 import { fitGroundedToContext } from '../../core/chat/groundedBudget';
-import { lookupGrounding, webSourceUrl } from '../../core/chat/grounding';
+import { lookupGrounding } from '../../core/chat/grounding';
+import { safeUrl } from '../../core/encyclopedia/articleMarkdown';
 import type { ChatMessage } from '../../core/alphaClient';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { ServiceError, describeError, isAbortError } from '../../core/errors';
@@ -96,7 +97,7 @@ export class AlphaParticipant {
       return fitToContext(messages, model);
     }
     for (const source of result.sources) {
-      const url = webSourceUrl(source.url);
+      const url = safeUrl(source.url);
       if (url) {
         stream.reference(vscode.Uri.parse(url, true));
       }
