@@ -1,7 +1,7 @@
 import type { Token } from 'marked';
 import { LateReferences } from './lateReferences';
 import { lexBlocks, proseOf, renderBlocks, type LinkMap } from './markdownBlocks';
-import { whenIdle, type Schedule } from './olderMessages';
+import { afterFrame, whenIdle, type Schedule } from './olderMessages';
 import { safeFragment } from './safeHtml';
 import type { DecorateStage } from './codeBlocks';
 
@@ -259,7 +259,7 @@ export class FinishedBlocks {
     section.asleep = false;
     section.element.classList.add('measuring');
     section.element.style.height = '';
-    this.schedule(() => section.element.classList.remove('measuring'));
+    afterFrame(() => section.element.classList.remove('measuring'));
   }
 }
 

@@ -49,6 +49,20 @@ export const whenIdle: Schedule = (callback) => {
 };
 
 /**
+ * Runs `callback` after the page has drawn a frame: an element laid out in full ('measuring') records the size it
+ * keeps while skipped (`contain-intrinsic-size: auto`) only when a frame is rendered, and an idle callback may run
+ * before one (its 200 ms timeout fires as a task on a busy page). Taking 'measuring' off earlier left the element at
+ * its placeholder size, which it then changed when scrolled into view: a jump.
+ */
+export function afterFrame(callback: () => void): void {
+  if (typeof requestAnimationFrame === 'function') {
+    requestAnimationFrame(() => setTimeout(callback, 0));
+  } else {
+    setTimeout(callback, 0);
+  }
+}
+
+/**
  * Draws the older messages of a conversation above the ones already shown, newest first, a slice per idle moment
  * (each in a `div.older-messages` of its own), so switching to a long conversation shows its end at once and the page stays responsive while the rest arrives.
  * What the user looks at stays in place: the scroll position moves by the height each slice adds above it.
@@ -60,8 +74,6 @@ export class OlderMessages<T> {
   /** Resolves when every older message is drawn (or the drawing was cancelled). */
   readonly done: Promise<void>;
   private finish: () => void = () => undefined;
-  /** The slice drawn last, still laid out in full. */
-  private measured: HTMLElement | undefined;
   /**
    * The part of a pixel the last correction could not make: scrollTop snaps to whole pixels while a slice's height
    * rarely is one, so without carrying it over what is read would creep by up to half a pixel per slice (the chatPage
@@ -88,11 +100,6 @@ export class OlderMessages<T> {
 
   private next(): void {
     if (this.cancelled || this.end === 0) {
-      if (this.measured) {
-        const last = this.measured;
-        this.measured = undefined;
-        this.schedule(() => last.classList.remove('measuring'));
-      }
       this.finish();
       return;
     }
@@ -107,12 +114,11 @@ export class OlderMessages<T> {
     const start = Math.max(0, this.end - CHUNK);
     // A slice is one element the page skips whole when it is off screen (`content-visibility` in chat.css): a long
     // conversation costs each later frame a few dozen of them, not hundreds of messages.
-    // It is laid out once, in full, as it goes in ('measuring'); from the next slice on it may be skipped, and then
-    // takes the height it had (contain-intrinsic-size: auto), so scrolling up through it later does not jump.
-    this.measured?.classList.remove('measuring');
+    // It is laid out once, in full, as it goes in ('measuring'); once a frame has recorded that size it may be
+    // skipped, and then takes the height it had (contain-intrinsic-size: auto), so scrolling up through it later
+    // does not jump.
     const slice = document.createElement('div');
     slice.className = 'older-messages measuring';
-    this.measured = slice;
     // Newest first, until the slice is full or the task's budget is spent.
     let from = this.end;
     while (from > start && (from === this.end || performance.now() < deadline)) {
@@ -122,6 +128,7 @@ export class OlderMessages<T> {
     const anchor = this.log.firstElementChild;
     const before = anchor?.getBoundingClientRect().top ?? 0;
     this.log.insertBefore(slice, this.log.firstChild);
+    afterFrame(() => slice.classList.remove('measuring'));
     if (anchor) {
       const want = this.log.scrollTop + anchor.getBoundingClientRect().top - before + this.carry;
       this.log.scrollTop = want;
