@@ -7,6 +7,7 @@ const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
 const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
 const TOAST = '.notifications-toasts .notification-toast';
+const CENTER = '.notifications-center.visible';
 
 /** Opens the workbench and waits until it has rendered. */
 export async function openWorkbench(page: Page, url: string, timeoutMs = 60_000): Promise<void> {
@@ -75,17 +76,96 @@ export async function fillInputBox(page: Page, text: string, timeoutMs = 15_000)
   }
 }
 
-/** Waits for a notification toast whose message matches and returns the message's text. */
+/**
+ * Waits for a notification whose message matches and returns the message's text. It is looked for as a toast; VS Code
+ * does not always draw one (it drops toasts that come more than three in 0.8 s, and none show while the notification
+ * center is open), so after half the time the notification center is opened and looked in too (and left open: a
+ * later {@link clearNotifications} or {@link runCommand} closes it). When neither has it, the error says what the
+ * toasts, the notification center and the quick input show.
+ */
 export async function waitForToast(page: Page, textRegex: RegExp, timeoutMs = 30_000): Promise<string> {
-  const message = page.locator(`${TOAST} .notification-list-item-message`).filter({ hasText: textRegex }).first();
-  await message.waitFor({ state: 'visible', timeout: timeoutMs });
-  return (await message.innerText()).replace(/\s+/g, ' ').trim();
+  const toast = page.locator(`${TOAST} .notification-list-item-message`).filter({ hasText: textRegex }).first();
+  const listed = page.locator(`${CENTER} .notification-list-item-message`).filter({ hasText: textRegex }).first();
+  const textOf = async (message: Locator) => (await message.innerText()).replace(/\s+/g, ' ').trim();
+  try {
+    await toast.waitFor({ state: 'visible', timeout: timeoutMs / 2 });
+    return await textOf(toast);
+  } catch {
+    // Not as a toast (yet): look in the notification center as well.
+  }
+  const deadline = Date.now() + timeoutMs / 2;
+  for (;;) {
+    if (await toast.isVisible()) {
+      return textOf(toast);
+    }
+    if (!(await page.locator(CENTER).isVisible())) {
+      await page.keyboard.press('Escape');
+      await page
+        .locator(QUICK_INPUT)
+        .waitFor({ state: 'hidden', timeout: 2_000 })
+        .catch(() => undefined);
+      await runCommand(page, 'Notifications: Show Notifications').catch(() => undefined);
+    }
+    if (await listed.isVisible()) {
+      return textOf(listed);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no notification matches ${String(textRegex)} within ${timeoutMs} ms; ${await notificationState(page)}`,
+      );
+    }
+    await page.waitForTimeout(250);
+  }
 }
 
-/** Clears every notification, so the next {@link waitForToast} sees only new ones. */
+/** What the notifications and the quick input show, for an error message. */
+async function notificationState(page: Page): Promise<string> {
+  const texts = async (selector: string) =>
+    (
+      await page
+        .locator(selector)
+        .allInnerTexts()
+        .catch(() => [])
+    ).map((t) => JSON.stringify(t.replace(/\s+/g, ' ').trim()));
+  const toasts = await texts(`${TOAST} .notification-list-item-message`);
+  const listed = await texts(`${CENTER} .notification-list-item-message`);
+  const quick = (await page.locator(QUICK_INPUT).isVisible())
+    ? `visible, title ${JSON.stringify(
+        await page
+          .locator(`${QUICK_INPUT} .quick-input-title`)
+          .innerText()
+          .catch(() => ''),
+      )}, ` +
+      `value ${JSON.stringify(
+        await page
+          .locator(QUICK_INPUT_BOX)
+          .inputValue()
+          .catch(() => ''),
+      )}`
+    : 'hidden';
+  return `toasts: [${toasts.join(', ')}]; notification center: [${listed.join(', ')}]; quick input: ${quick}`;
+}
+
+/** A button of the notification whose message matches, as a toast or in the notification center. */
+export function notificationButton(page: Page, message: RegExp, button: string): Locator {
+  return page
+    .locator(`${TOAST}, ${CENTER} .notification-list-item`)
+    .filter({ hasText: message })
+    .getByRole('button', { name: button })
+    .first();
+}
+
+/**
+ * Clears every notification, so the next {@link waitForToast} sees only new ones, and leaves the notification
+ * center closed (new notifications show as toasts only while it is).
+ */
 export async function clearNotifications(page: Page): Promise<void> {
   await runCommand(page, 'Notifications: Clear All Notifications');
   await page.locator(TOAST).first().waitFor({ state: 'detached', timeout: 5_000 });
+  if (await page.locator(CENTER).isVisible()) {
+    await runCommand(page, 'Notifications: Hide Notifications');
+    await page.locator(CENTER).waitFor({ state: 'hidden', timeout: 5_000 });
+  }
 }
 
 /**

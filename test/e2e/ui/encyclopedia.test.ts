@@ -5,7 +5,15 @@ import { type RecordedRequest } from '../../fakeService/fakeService';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { clearNotifications, fillInputBox, inputBox, poll, runCommand, waitForToast } from '../harness/workbench';
+import {
+  clearNotifications,
+  fillInputBox,
+  inputBox,
+  notificationButton,
+  poll,
+  runCommand,
+  waitForToast,
+} from '../harness/workbench';
 import {
   encyclopediaFrame,
   hoverOver,
@@ -207,7 +215,7 @@ describe('AXO encyclopedia in the packaged extension', function () {
       const toast = await waitForToast(session.page, message, 40_000);
       assert.doesNotMatch(toast, /chat API key|\[object Object\]/);
       if (button) {
-        await toastButton(session.page, message, button).waitFor({ timeout: 5_000 });
+        await notificationButton(session.page, message, button).waitFor({ timeout: 5_000 });
       }
       const frame = await encyclopediaFrame(session.page);
       await frame.getByRole('alert').filter({ hasText: message }).waitFor({ timeout: 5_000 });

@@ -128,7 +128,7 @@ describe('API keys in the packaged extension', function () {
       await view.getByRole('alert').filter({ hasText: hidden }).waitFor({ timeout: 10_000 });
     }
     const keys = [chatKey, axoKey, wrongChatKey];
-    const toasts = await page.locator('.notifications-toasts').allInnerTexts();
+    const toasts = await page.locator('.notifications-toasts, .notifications-center').allInnerTexts();
     const pages = await webviewHtml(page);
     assert.ok(pages.length >= 2, `only ${pages.length} webviews to scan`);
     for (const [what, text] of [...toasts.map((t) => ['a notification', t]), ...pages.map((t) => ['a webview', t])]) {
