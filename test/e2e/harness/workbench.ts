@@ -93,29 +93,28 @@ export async function waitForToast(page: Page, textRegex: RegExp, timeoutMs = 30
   } catch {
     // Not as a toast (yet): look in the notification center as well.
   }
-  const deadline = Date.now() + timeoutMs / 2;
-  for (;;) {
-    if (await toast.isVisible()) {
-      return textOf(toast);
-    }
-    if (!(await page.locator(CENTER).isVisible())) {
-      await page.keyboard.press('Escape');
-      await page
-        .locator(QUICK_INPUT)
-        .waitFor({ state: 'hidden', timeout: 2_000 })
-        .catch(() => undefined);
-      await runCommand(page, 'Notifications: Show Notifications').catch(() => undefined);
-    }
-    if (await listed.isVisible()) {
-      return textOf(listed);
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `no notification matches ${String(textRegex)} within ${timeoutMs} ms; ${await notificationState(page)}`,
-      );
-    }
-    await page.waitForTimeout(250);
+  let found: Locator | undefined;
+  try {
+    await poll(
+      async () => {
+        if (!(await toast.isVisible()) && !(await page.locator(CENTER).isVisible())) {
+          await page.keyboard.press('Escape');
+          await page
+            .locator(QUICK_INPUT)
+            .waitFor({ state: 'hidden', timeout: 2_000 })
+            .catch(() => undefined);
+          await runCommand(page, 'Notifications: Show Notifications').catch(() => undefined);
+        }
+        found = (await toast.isVisible()) ? toast : (await listed.isVisible()) ? listed : undefined;
+        return found !== undefined;
+      },
+      timeoutMs / 2,
+      `no notification matches ${String(textRegex)}`,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; ${await notificationState(page)}`, { cause: error });
   }
+  return textOf(found as Locator);
 }
 
 /** What the notifications and the quick input show, for an error message. */
