@@ -6,7 +6,7 @@ import { l10n } from './core/l10n';
 import { SecretScrubber } from './core/secretScrubber';
 import { registerAssist } from './features/assist/registerAssist';
 import { registerChat } from './features/chat/registerChat';
-import { registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
+import { createEncyclopediaStore, registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
 import { registerKeys } from './features/keys/registerKeys';
 import { registerNativeChat } from './features/nativeChat/registerNativeChat';
 import { StatusBar } from './features/status/statusBar';
@@ -32,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): void {
     keys: (kind: 'chat' | 'encyclopedia') => secrets.get(kind),
     log,
   };
+  const axo = new AxoClient(serviceContext);
   const services: Services = {
     context,
     log,
@@ -40,7 +41,8 @@ export function activate(context: vscode.ExtensionContext): void {
     settings,
     http,
     alpha: new AlphaClient(serviceContext, () => settings.timeoutMs),
-    axo: new AxoClient(serviceContext),
+    axo,
+    encyclopedia: createEncyclopediaStore(context, axo, log),
   };
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
 

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { AlphaClient } from '../core/alphaClient';
 import type { AxoClient } from '../core/axoClient';
+import type { EncyclopediaStore } from '../core/encyclopedia/encyclopediaStore';
 import type { HttpClient } from '../core/http';
 import type { SecretScrubber } from '../core/secretScrubber';
 import type { HostLogger } from './logger';
@@ -18,4 +19,9 @@ export interface Services {
   http: HttpClient;
   alpha: AlphaClient;
   axo: AxoClient;
+  /**
+   * The encyclopedia's results (cache, persisted snapshot, looked-up terms): the encyclopedia view and hovers show
+   * them, and a grounded chat request takes the cached facts of the articles its question names.
+   */
+  encyclopedia: EncyclopediaStore;
 }

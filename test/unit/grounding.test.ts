@@ -124,7 +124,11 @@ describe('grounding: the AXO lookup', function () {
   it('never throws, whatever the asker does', async () => {
     const broken: GroundingAsker = { ask: () => Promise.reject(new Error('boom {0} [object Object]')) };
     const result = await lookupGrounding(broken, 'question', 'axo');
-    assert.deepEqual(result, { kind: 'ungrounded', note: 'Answered without sources: The encyclopedia lookup failed.' });
+    assert.deepEqual(result, {
+      kind: 'ungrounded',
+      note: 'Answered without sources: The encyclopedia lookup failed.',
+      reason: 'The encyclopedia lookup failed.',
+    });
   });
 });
 

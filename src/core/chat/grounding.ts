@@ -7,7 +7,7 @@ import type { AskOptions } from '../axoClient';
 import { NO_RETRY } from '../axoClient';
 import { ServiceError } from '../errors';
 import { l10n } from '../l10n';
-import type { Answer, Citation } from '../normalize';
+import type { Answer, Citation, Fact } from '../normalize';
 import { fenceFor } from './promptMessages';
 import { safeUrl } from '../encyclopedia/articleMarkdown';
 
@@ -25,11 +25,24 @@ export interface GroundingAsker {
   ask(query: string, model: string, signal?: AbortSignal, options?: AskOptions): Promise<Answer>;
 }
 
-/** The outcome of a lookup: AXO's answer and its numbered sources, or the note shown instead. */
+/** The facts of an article looked up before (from the encyclopedia's cache), which the question names. */
+export interface FactSource {
+  title: string;
+  facts: readonly Fact[];
+}
+
+/**
+ * The outcome of a lookup: AXO's answer and its numbered sources (with the facts that go along, see `withFacts`,
+ * and a note when there is something to say), or the note shown instead and its reason.
+ */
 export type GroundingResult =
-  | { kind: 'grounded'; answer: string; sources: Citation[] }
-  | { kind: 'ungrounded'; note: string }
+  | { kind: 'grounded'; answer: string; sources: Citation[]; facts: FactSource[]; note?: string }
+  | { kind: 'ungrounded'; note: string; reason: string }
   | { kind: 'cancelled' };
+
+/** At most this many facts of one article go into a request, each cut to FACT_MAX_CHARS. */
+export const FACTS_PER_ARTICLE = 12;
+const FACT_MAX_CHARS = 200;
 
 /**
  * The query AXO is asked, derived from the prompt: fenced code blocks and inline code are dropped (AXO answers
@@ -51,7 +64,6 @@ export function groundingQuery(prompt: string): string {
 
 /** A citation title on one line, without control characters, bounded in length. */
 export function cleanTitle(title: string): string {
-  // eslint-disable-next-line no-control-regex
   const one = title
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -59,10 +71,53 @@ export function cleanTitle(title: string): string {
   return one.length > TITLE_MAX_CHARS ? `${one.slice(0, TITLE_MAX_CHARS - 1)}…` : one;
 }
 
-/** One numbered source line: `[n] Title <url>`; the URL only when it parses as http(s). */
-function sourceLine(citation: Citation, n: number): string {
+/** One numbered source line: `[n] Title <url>`; the URL only when it parses as http(s). Its facts follow it. */
+function sourceLines(citation: Citation, n: number, facts: readonly FactSource[]): string[] {
   const url = safeUrl(citation.url);
-  return `[${n}] ${cleanTitle(citation.title) || url || '?'}${url ? ` <${url}>` : ''}`;
+  const line = `[${n}] ${cleanTitle(citation.title) || url || '?'}${url ? ` <${url}>` : ''}`;
+  const title = cleanTitle(citation.title).toLowerCase();
+  const own = url ? undefined : facts.find((f) => cleanTitle(f.title).toLowerCase() === title);
+  const factLines = (own?.facts ?? [])
+    .slice(0, FACTS_PER_ARTICLE)
+    .map((fact) => `    - ${cleanTitle(fact.name)}: ${cleanFact(fact.value)}`);
+  return [line, ...factLines];
+}
+
+/** A fact's value on one line, bounded in length. */
+function cleanFact(value: string): string {
+  const one = cleanTitle(value);
+  return one.length > FACT_MAX_CHARS ? `${one.slice(0, FACT_MAX_CHARS - 1)}…` : one;
+}
+
+/**
+ * Adds the cached facts of the articles the question names (`articles`, from `EncyclopediaStore.articlesNamedIn`)
+ * to a lookup's result. Each article becomes a numbered source after AXO's (unless AXO cites it by title already)
+ * and its facts go under its line in the grounding text. When the lookup gave nothing, the facts alone ground the
+ * answer, and the note says why AXO's answer is missing. The note names the articles whose facts went along.
+ */
+export function withFacts(result: GroundingResult, articles: readonly FactSource[]): GroundingResult {
+  if (result.kind === 'cancelled' || articles.length === 0) {
+    return result;
+  }
+  const titles = articles.map((a) => cleanTitle(a.title));
+  const added = l10n.t('Cached facts of {0} went along.', titles.join(', '));
+  if (result.kind === 'ungrounded') {
+    return {
+      kind: 'grounded',
+      answer: '',
+      sources: articles.map((a) => ({ title: a.title })),
+      facts: [...articles],
+      note: `${l10n.t('Answered with cached facts only: {0}', result.reason)} ${added}`,
+    };
+  }
+  const cited = new Set(result.sources.filter((s) => !safeUrl(s.url)).map((s) => cleanTitle(s.title).toLowerCase()));
+  const sources = [...result.sources];
+  for (const article of articles) {
+    if (!cited.has(cleanTitle(article.title).toLowerCase())) {
+      sources.push({ title: article.title });
+    }
+  }
+  return { ...result, sources, facts: [...articles], note: result.note ? `${result.note} ${added}` : added };
 }
 
 /**
@@ -71,14 +126,14 @@ function sourceLine(citation: Citation, n: number): string {
  * user's message before the prompt, as context blocks do; the spec shows only the `user` role. Written for the
  * model, so it is not translated.
  */
-export function groundingText(answer: string, sources: readonly Citation[]): string {
-  const list = sources.map((s, i) => sourceLine(s, i + 1));
+export function groundingText(answer: string, sources: readonly Citation[], facts: readonly FactSource[] = []): string {
+  const list = sources.flatMap((s, i) => sourceLines(s, i + 1, facts));
   const body = [
     'Numbered sources from the AXO encyclopedia follow. Answer the question after this block using them, and cite',
     'each source you use with its number in square brackets, like [1] or [2]. Do not cite numbers not listed.',
     '',
     "AXO's answer:",
-    answer.trim(),
+    answer.trim() || '(none)',
     '',
     'Sources:',
     ...(list.length ? list : ['(none)']),
@@ -87,9 +142,9 @@ export function groundingText(answer: string, sources: readonly Citation[]): str
   return `Sources from the AXO encyclopedia:\n${fence}text\n${body}\n${fence}`;
 }
 
-/** The note shown when the reply goes ahead without sources. */
-export function withoutSourcesNote(reason: string): string {
-  return l10n.t('Answered without sources: {0}', reason);
+/** The result when the reply goes ahead without sources: the note shown, and its reason. */
+function ungrounded(reason: string): GroundingResult {
+  return { kind: 'ungrounded', note: l10n.t('Answered without sources: {0}', reason), reason };
 }
 
 /** Why a lookup failed, as a sentence for the note. */
@@ -125,7 +180,7 @@ export async function lookupGrounding(
 ): Promise<GroundingResult> {
   const query = groundingQuery(prompt);
   if (!query) {
-    return { kind: 'ungrounded', note: withoutSourcesNote(l10n.t('The question has no words to look up.')) };
+    return ungrounded(l10n.t('The question has no words to look up.'));
   }
   const controller = new AbortController();
   const onAbort = () => controller.abort();
@@ -137,19 +192,48 @@ export async function lookupGrounding(
     if (outcome === 'timeout') {
       controller.abort();
       asked.catch(() => undefined);
-      return { kind: 'ungrounded', note: withoutSourcesNote(failureReason(new ServiceError('timeout', ''))) };
+      return ungrounded(failureReason(new ServiceError('timeout', '')));
     }
     if (outcome.unrecognised || !outcome.text.trim()) {
-      return { kind: 'ungrounded', note: withoutSourcesNote(l10n.t('AXO found nothing for this question.')) };
+      return ungrounded(l10n.t('AXO found nothing for this question.'));
     }
-    return { kind: 'grounded', answer: outcome.text, sources: outcome.citations };
+    return { kind: 'grounded', answer: outcome.text, sources: outcome.citations, facts: [] };
   } catch (error) {
     if (signal?.aborted) {
       return { kind: 'cancelled' };
     }
-    return { kind: 'ungrounded', note: withoutSourcesNote(failureReason(error)) };
+    return ungrounded(failureReason(error));
   } finally {
     limit.cancel();
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** What grounding needs of the encyclopedia's store (`EncyclopediaStore`): the cached facts a question names. */
+export interface CachedFacts {
+  ensureLoaded(): Promise<void>;
+  articlesNamedIn(text: string): readonly FactSource[];
+}
+
+/**
+ * What a grounded request is built from: AXO's answer to the question (`lookupGrounding`) and, read from the cache at
+ * the same time without a network call, the facts of the articles it names (`withFacts`). Never throws.
+ */
+export async function groundQuestion(
+  axo: GroundingAsker,
+  cache: CachedFacts,
+  prompt: string,
+  model: string,
+  signal?: AbortSignal,
+  limitMs?: number,
+): Promise<GroundingResult> {
+  const cached = async () => {
+    await cache.ensureLoaded();
+    return cache.articlesNamedIn(prompt);
+  };
+  const [result, articles] = await Promise.all([
+    lookupGrounding(axo, prompt, model, signal, limitMs),
+    cached().catch(() => []),
+  ]);
+  return withFacts(result, articles);
 }

@@ -122,6 +122,28 @@ export class EncyclopediaStore {
     return markdown === undefined ? undefined : { ...match, markdown };
   }
 
+  /**
+   * The looked-up articles with facts that `text` names (their title, or the title they were asked by, as a whole
+   * phrase: see `TermIndex.findAll`), first named first, each once, at most `limit`. From memory only: never a
+   * network call (call `ensureLoaded` first to include the persisted cache).
+   */
+  articlesNamedIn(text: string, limit = 3): Article[] {
+    const articles: Article[] = [];
+    const seen = new Set<string>();
+    for (const match of this.index.findAll(text)) {
+      const value = this.cache.peek(match.key)?.value;
+      if (value?.kind !== 'article' || !value.article.facts.length || seen.has(value.article.title)) {
+        continue;
+      }
+      seen.add(value.article.title);
+      articles.push(value.article);
+      if (articles.length >= limit) {
+        break;
+      }
+    }
+    return articles;
+  }
+
   /** Empties memory and disk. */
   async clear(): Promise<void> {
     await this.ensureLoaded();

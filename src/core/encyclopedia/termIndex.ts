@@ -175,6 +175,38 @@ export class TermIndex {
     return best;
   }
 
+  /**
+   * Every indexed phrase in `text`, left to right, as whole phrases (the same rule as {@link match}: case and the
+   * white space between words do not matter, a phrase does not match inside a longer word); where phrases overlap,
+   * the longest one starting first wins and the scan goes on after it.
+   */
+  findAll(text: string): TermMatch[] {
+    const found: TermMatch[] = [];
+    if (!this.byPhrase.size) {
+      return found;
+    }
+    const tokens = tokenize(text);
+    for (let i = 0; i < tokens.length;) {
+      let best: { term: Term; end: number } | undefined;
+      for (const term of this.byFirstToken.get(tokens[i].text) ?? []) {
+        const n = term.tokens.length;
+        if (i + n > tokens.length || (best && best.term.tokens.length >= n)) {
+          continue;
+        }
+        if (sameTokens(tokens, i, term.tokens) && isBounded(text, tokens[i].start, tokens[i + n - 1].end)) {
+          best = { term, end: tokens[i + n - 1].end };
+        }
+      }
+      if (best) {
+        found.push({ phrase: best.term.phrase, key: best.term.key, start: tokens[i].start, end: best.end });
+        i += best.term.tokens.length;
+      } else {
+        i++;
+      }
+    }
+    return found;
+  }
+
   private removeId(id: string): void {
     const term = this.byPhrase.get(id);
     if (!term) {

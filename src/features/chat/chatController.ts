@@ -13,7 +13,7 @@ import { requestMessages } from '../../core/chat/promptMessages';
 import { runReply, storedError } from '../../core/chat/replyRunner';
 import { fitGroundedToContext } from '../../core/chat/groundedBudget';
 import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
-import { lookupGrounding, type GroundingResult } from '../../core/chat/grounding';
+import { groundQuestion, type GroundingResult } from '../../core/chat/grounding';
 import { ServiceError } from '../../core/errors';
 import { AbortSlot, DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
@@ -314,7 +314,13 @@ export class ChatController extends DisposableOwner {
     // The lookup starts before the page is told and the request is built, so it runs while they are prepared.
     const prompt = conversation.messages.at(-2)?.content ?? '';
     const grounding = grounded
-      ? lookupGrounding(this.services.axo, prompt, this.services.settings.encyclopediaModel, controller.signal)
+      ? groundQuestion(
+          this.services.axo,
+          this.services.encyclopedia,
+          prompt,
+          this.services.settings.encyclopediaModel,
+          controller.signal,
+        )
       : undefined;
     try {
       if (mode === 'append') {
@@ -354,10 +360,8 @@ export class ChatController extends DisposableOwner {
     const result = await lookup;
     const history = requestMessages(this.session.conversation.messages.filter((m) => m !== reply));
     const fit =
-      result.kind === 'grounded'
-        ? fitGroundedToContext(history, { answer: result.answer, sources: result.sources }, model)
-        : fitToContext(history, model);
-    const notes = [result.kind === 'ungrounded' ? result.note : undefined, fit.notice].filter(Boolean);
+      result.kind === 'grounded' ? fitGroundedToContext(history, result, model) : fitToContext(history, model);
+    const notes = [result.kind === 'cancelled' ? undefined : result.note, fit.notice].filter(Boolean);
     reply.notice = notes.length ? notes.join(' ') : undefined;
     if (result.kind === 'grounded' && result.sources.length) {
       reply.sources = [...result.sources];

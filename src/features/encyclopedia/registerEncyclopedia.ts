@@ -14,6 +14,19 @@ import { ENCYCLOPEDIA_VIEW_ID } from './encyclopediaViewProvider';
 /** The cache file in the extension's global storage. */
 const CACHE_FILE = 'encyclopediaCache.json';
 
+/**
+ * The encyclopedia's store, built with the other services (the chat's grounding reads it too); reads nothing now:
+ * the persisted cache is read at the first lookup, hover or grounded prompt.
+ */
+export function createEncyclopediaStore(
+  context: vscode.ExtensionContext,
+  axo: Services['axo'],
+  log: Services['log'],
+): EncyclopediaStore {
+  const file = new CacheSnapshotFile(path.join(context.globalStorageUri.fsPath, CACHE_FILE), isLookupValue);
+  return new EncyclopediaStore({ client: axo, file, ttlMs: cacheTtlMs, log });
+}
+
 /** Reads a string field of a command argument, if the argument is an object holding one. */
 function argString(args: unknown, name: string): string | undefined {
   const value = args && typeof args === 'object' ? (args as Record<string, unknown>)[name] : undefined;
@@ -26,9 +39,7 @@ function argString(args: unknown, name: string): string | undefined {
  * is read at the first lookup or hover.
  */
 export function registerEncyclopedia(services: Services): void {
-  const { context, log, axo, settings } = services;
-  const file = new CacheSnapshotFile(path.join(context.globalStorageUri.fsPath, CACHE_FILE), isLookupValue);
-  const store = new EncyclopediaStore({ client: axo, file, ttlMs: cacheTtlMs, log });
+  const { context, log, settings, encyclopedia: store } = services;
   const controller = new EncyclopediaController(context.extensionUri, store, log, (url, options) =>
     services.http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
   );

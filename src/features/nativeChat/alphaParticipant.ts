@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { fitToContext, type ContextFit } from '../../core/chat/contextBudget';
 import { fitGroundedToContext } from '../../core/chat/groundedBudget';
-import { lookupGrounding } from '../../core/chat/grounding';
+import { groundQuestion } from '../../core/chat/grounding';
 import { safeUrl } from '../../core/encyclopedia/articleMarkdown';
 import type { ChatMessage } from '../../core/alphaClient';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
@@ -89,12 +89,21 @@ export class AlphaParticipant {
     signal: AbortSignal,
   ): Promise<ContextFit> {
     stream.progress(vscode.l10n.t('Looking it up in AXO…'));
-    const result = await lookupGrounding(this.services.axo, question, this.services.settings.encyclopediaModel, signal);
+    const result = await groundQuestion(
+      this.services.axo,
+      this.services.encyclopedia,
+      question,
+      this.services.settings.encyclopediaModel,
+      signal,
+    );
     if (result.kind !== 'grounded') {
       if (result.kind === 'ungrounded') {
         stream.markdown(noticeMarkdown(result.note));
       }
       return fitToContext(messages, model);
+    }
+    if (result.note) {
+      stream.markdown(noticeMarkdown(result.note));
     }
     for (const source of result.sources) {
       const url = safeUrl(source.url);
@@ -102,7 +111,7 @@ export class AlphaParticipant {
         stream.reference(vscode.Uri.parse(url, true));
       }
     }
-    return fitGroundedToContext(messages, { answer: result.answer, sources: result.sources }, model);
+    return fitGroundedToContext(messages, result, model);
   }
 
   /** The message to send: the task prompt on the code for a slash command, else the user's words (with references). */

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { AlphaClient } from '../../../src/core/alphaClient';
 import { AxoClient } from '../../../src/core/axoClient';
+import { EncyclopediaStore } from '../../../src/core/encyclopedia/encyclopediaStore';
 import { HttpClient } from '../../../src/core/http';
 import { SecretScrubber } from '../../../src/core/secretScrubber';
 import { HostLogger } from '../../../src/host/logger';
@@ -67,6 +68,7 @@ describe('the @alpha and @axo handlers, called with a request', () => {
   const http = new HttpClient(() => settings.http, log, { scrubber });
   let alpha: AlphaParticipant;
   let axo: AxoParticipant;
+  let encyclopedia: EncyclopediaStore;
 
   function service(): FakeService {
     assert.ok(fake, 'the fake service is not running');
@@ -82,12 +84,15 @@ describe('the @alpha and @axo handlers, called with a request', () => {
       keys: async (kind: 'chat' | 'encyclopedia') => keys[kind],
       log,
     };
+    const axoClient = new AxoClient(context);
+    encyclopedia = new EncyclopediaStore({ client: axoClient, ttlMs: () => 3_600_000 });
     const services = {
       log,
       settings,
       http,
       alpha: new AlphaClient(context, () => 10_000),
-      axo: new AxoClient(context),
+      axo: axoClient,
+      encyclopedia,
     } as unknown as Services;
     alpha = new AlphaParticipant(services);
     axo = new AxoParticipant(services);
@@ -106,6 +111,7 @@ describe('the @alpha and @axo handlers, called with a request', () => {
   });
 
   after(async () => {
+    encyclopedia.dispose();
     await http.dispose();
     log.dispose();
     await fake?.close();
@@ -194,6 +200,22 @@ describe('the @alpha and @axo handlers, called with a request', () => {
     assert.match(markdownOf(parts), /Answered without sources:/);
     assert.equal(service().requests.filter((r) => r.path === '/v1/axo/ask').length, 1, 'no retry');
     assert.equal(ofKind(parts, 'reference').length, 0);
+    assert.equal(result.errorDetails, undefined);
+  });
+
+  it('@alpha /ground sends the cached facts of an article the question names, from the cache, also when AXO fails', async () => {
+    await encyclopedia.lookup({ kind: 'article', title: 'Alan Turing' });
+    service().setFault('401', { path: '/v1/axo/ask', times: 3 });
+    const start = service().requests.length;
+    const { parts, result } = await ask(alpha, request('When was alan  turing born?', { command: 'ground' }));
+    const sent = await service().waitFor((r) => r.path === '/v1/alpha' && r.completed);
+    const last = messagesOf(sent).at(-1)?.content ?? '';
+    assert.match(last, /\n\[1\] Alan Turing\n {4}- Born: 23 June 1912\n/);
+    assert.match(markdownOf(parts), /Answered with cached facts only:[\s\S]*Cached facts of Alan Turing went along/);
+    const article = service()
+      .requests.slice(start)
+      .filter((r) => r.path === '/v1/axo/article');
+    assert.equal(article.length, 0, 'the facts came from the cache');
     assert.equal(result.errorDetails, undefined);
   });
 
