@@ -88,4 +88,67 @@ describe('Grounded answers: ALPHA answers with AXO sources', function () {
     await poll(async () => (await grounded.count()) === 1, 20_000, 'the grounded reply has no Sources after reload');
     await grounded.getByRole('link', { name: 'Alan Turing', exact: true }).waitFor({ timeout: 10_000 });
   });
+
+  const failures: [string, string, string, RegExp][] = [
+    ['429', 'Who was Ada Lovelace?', '429', /Answered without sources:.*429/],
+    [
+      'a lookup slower than 3 s',
+      'Who was Edsger Dijkstra?',
+      'stall-headers',
+      /Answered without sources: AXO did not answer within 3 s/,
+    ],
+    ['an empty answer', 'qwxz zzyzx vvqq?', '', /Answered without sources: AXO found nothing for this question/],
+  ];
+  for (const [what, prompt, fault, note] of failures) {
+    it(`answers without sources, and says so, on ${what}`, async () => {
+      const fake = service();
+      const frame = await openChat(session.page);
+      fake.reset();
+      if (fault) {
+        fake.setFault(fault, { path: '/v1/axo/ask' });
+      }
+      const count = await replies(frame).count();
+      await sendPrompt(frame, prompt);
+      await poll(async () => (await replies(frame).count()) > count, 20_000, 'no reply appeared');
+      await waitForReplyEnd(frame);
+      const last = replies(frame).last();
+      await poll(
+        async () => note.test(((await last.innerText().catch(() => '')) ?? '').replace(/\s+/g, ' ')),
+        20_000,
+        `the note ${String(note)} did not show`,
+      );
+      assert.ok(
+        fake.requests.some((r) => r.path === '/v1/alpha'),
+        'the reply went ahead',
+      );
+      assert.equal(fake.requests.filter((r) => r.path === '/v1/axo/ask').length, 1, 'no retry');
+      assert.equal(await last.getByRole('region', { name: 'Sources' }).count(), 0);
+    });
+  }
+
+  it('sends the cached facts of an article the question names, from the cache, even when AXO fails', async () => {
+    // The first test opened "Alan Turing" in the Encyclopedia view: its facts are in the cache.
+    const fake = service();
+    const frame = await openChat(session.page);
+    fake.reset();
+    fake.setFault('500', { path: '/v1/axo/ask' });
+    await sendPrompt(frame, 'When was alan turing born?');
+    const chat = await fake.waitFor((r) => r.path === '/v1/alpha' && r.completed, 20_000);
+    await waitForReplyEnd(frame);
+    assert.match(JSON.stringify(chat.body), /\[1\] Alan Turing\\n {4}- Born: 23 June 1912/);
+    assert.equal(fake.requests.filter((r) => r.path === '/v1/axo/article').length, 0, 'no article request');
+    const last = replies(frame).last();
+    await poll(
+      async () =>
+        /Answered with cached facts only:.*Cached facts of Alan Turing went along/.test(
+          ((await last.innerText().catch(() => '')) ?? '').replace(/\s+/g, ' '),
+        ),
+      20_000,
+      'the note did not show',
+    );
+    await last
+      .getByRole('region', { name: 'Sources' })
+      .getByRole('link', { name: 'Alan Turing', exact: true })
+      .waitFor({ timeout: 10_000 });
+  });
 });
