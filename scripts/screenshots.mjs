@@ -1,5 +1,5 @@
 // Takes the README's screenshots: compiles, packages the extension, starts the fake service and code-server like
-// the UI tests, and saves chat streaming, code-block actions, an encyclopedia article and a hover into
+// the UI tests, and saves chat streaming, code-block actions, an encyclopedia article, a hover and a grounded answer into
 // media/screenshots/ (test/e2e/screenshots/readme.test.ts). The .vsix leaves that folder out (.vscodeignore).
 //   npm run screenshots
 // Packaging cleans dist/ and code-server wants the machine to itself: where others test on the same checkout, run it

@@ -61,7 +61,38 @@ export function chatReply(messages: readonly ChatMessage[]): string {
   if (/#refs\b/.test(last)) {
     return referencesReply();
   }
+  if (last.startsWith('Sources from the AXO encyclopedia:')) {
+    return groundedReply(last);
+  }
   return defaultReply(last, messages.length);
+}
+
+/**
+ * The answer to a grounded request (the extension's "Sources from the AXO encyclopedia" block before the question),
+ * as a model that follows the block's instructions writes it: AXO's answer and the facts given, cited `[n]`.
+ */
+function groundedReply(last: string): string {
+  const lines = last.split('\n');
+  const answerAt = lines.indexOf("AXO's answer:");
+  const sourcesAt = lines.indexOf('Sources:');
+  const answer = lines
+    .slice(answerAt + 1, sourcesAt)
+    .join(' ')
+    .trim();
+  const facts: string[] = [];
+  let source = 0;
+  for (const line of lines.slice(sourcesAt + 1)) {
+    const numbered = /^\[(\d+)\] /.exec(line);
+    if (numbered) {
+      source = Number(numbered[1]);
+    }
+    const fact = /^ {4}- ([^:]+): (.*)$/.exec(line);
+    if (fact && facts.length < 4) {
+      facts.push(`- **${fact[1]}**: ${fact[2]} [${source}]`);
+    }
+  }
+  const cited = answer && answer !== '(none)' ? `${answer} [1]` : 'The encyclopedia gave no answer of its own.';
+  return ['## From the encyclopedia', '', cited, ...(facts.length ? ['', ...facts] : [])].join('\n');
 }
 
 /** The `#reply:B64` directive that makes the fake answer exactly `text`. */

@@ -98,10 +98,14 @@ describe('grounding: cached facts of the articles a question names', () => {
     const grounded: GroundingResult = {
       kind: 'grounded',
       answer: 'Turing was a mathematician.',
-      sources: [{ title: 'Alan Turing' }, { title: 'Enigma', url: 'https://axo.example/Enigma' }],
+      sources: [
+        { title: 'Alan Turing' },
+        { title: 'Enigma', url: 'https://axo.example/Enigma' },
+        { title: 'typescript', url: 'https://axo.example/wiki/TypeScript' },
+      ],
       facts: [],
     };
-    const facts: FactSource[] = [ARTICLES['alan turing'], ARTICLES.typescript];
+    const facts: FactSource[] = [ARTICLES['alan turing'], ARTICLES.typescript, { title: 'Designers', facts: [] }];
     const result = withFacts(grounded, facts);
     assert.equal(result.kind, 'grounded');
     if (result.kind !== 'grounded') {
@@ -109,13 +113,16 @@ describe('grounding: cached facts of the articles a question names', () => {
     }
     assert.deepEqual(
       result.sources.map((s) => s.title),
-      ['Alan Turing', 'Enigma', 'TypeScript'],
-      'an article AXO cites already is not listed twice',
+      ['Alan Turing', 'Enigma', 'typescript', 'Designers'],
+      'an article AXO cites already (with a URL or not) is not listed twice',
     );
-    assert.match(result.note ?? '', /Cached facts of Alan Turing, TypeScript went along\./);
+    assert.match(result.note ?? '', /Cached facts of Alan Turing, TypeScript, Designers went along\./);
     const text = groundingText(result.answer, result.sources, result.facts);
     assert.match(text, /\n\[1\] Alan Turing\n {4}- Born: 23 June 1912\n {4}- Died: 7 June 1954\n\[2\] Enigma </);
-    assert.match(text, /\n\[3\] TypeScript\n {4}- First appeared: 2012\n {4}- Designed by: Anders Hejlsberg\n/);
+    assert.match(
+      text,
+      /\n\[3\] typescript <https:\/\/axo\.example\/wiki\/TypeScript>\n {4}- First appeared: 2012\n {4}- Designed by: Anders Hejlsberg\n\[4\] Designers\n/,
+    );
   });
 
   it('grounds with the facts alone when AXO fails, and says why its answer is missing', () => {

@@ -76,7 +76,7 @@ function sourceLines(citation: Citation, n: number, facts: readonly FactSource[]
   const url = safeUrl(citation.url);
   const line = `[${n}] ${cleanTitle(citation.title) || url || '?'}${url ? ` <${url}>` : ''}`;
   const title = cleanTitle(citation.title).toLowerCase();
-  const own = url ? undefined : facts.find((f) => cleanTitle(f.title).toLowerCase() === title);
+  const own = facts.find((f) => cleanTitle(f.title).toLowerCase() === title);
   const factLines = (own?.facts ?? [])
     .slice(0, FACTS_PER_ARTICLE)
     .map((fact) => `    - ${cleanTitle(fact.name)}: ${cleanFact(fact.value)}`);
@@ -91,8 +91,8 @@ function cleanFact(value: string): string {
 
 /**
  * Adds the cached facts of the articles the question names (`articles`, from `EncyclopediaStore.articlesNamedIn`)
- * to a lookup's result. Each article becomes a numbered source after AXO's (unless AXO cites it by title already)
- * and its facts go under its line in the grounding text. When the lookup gave nothing, the facts alone ground the
+ * to a lookup's result. Each article becomes a numbered source after AXO's, unless AXO cites it by title already
+ * (with or without a URL), and its facts go under its source's line in the grounding text. When the lookup gave nothing, the facts alone ground the
  * answer, and the note says why AXO's answer is missing. The note names the articles whose facts went along.
  */
 export function withFacts(result: GroundingResult, articles: readonly FactSource[]): GroundingResult {
@@ -110,7 +110,7 @@ export function withFacts(result: GroundingResult, articles: readonly FactSource
       note: `${l10n.t('Answered with cached facts only: {0}', result.reason)} ${added}`,
     };
   }
-  const cited = new Set(result.sources.filter((s) => !safeUrl(s.url)).map((s) => cleanTitle(s.title).toLowerCase()));
+  const cited = new Set(result.sources.map((s) => cleanTitle(s.title).toLowerCase()));
   const sources = [...result.sources];
   for (const article of articles) {
     if (!cited.has(cleanTitle(article.title).toLowerCase())) {

@@ -144,4 +144,25 @@ describe('README screenshots', function () {
     const line = editor.locator('.view-line', { hasText: 'TypeScript' }).first();
     await save(page, 'hover', await around([hover, line], 24));
   });
+
+  it('grounded answer with its sources', async () => {
+    const page = session.page;
+    // The article looked up before: its cached facts go along with AXO's answer.
+    await runCommand(page, 'AXO: Open Article…');
+    await fillInputBox(page, 'TypeScript');
+    await (await encyclopediaFrame(page)).getByRole('table', { name: 'Facts' }).waitFor({ timeout: 20_000 });
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ALPHA: Open Chat in Editor');
+    const frame = await chatFrame(page);
+    await runCommand(page, 'ALPHA: New Conversation');
+    const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
+    if ((await toggle.getAttribute('aria-pressed')) !== 'true') {
+      await toggle.click();
+    }
+    await sendPrompt(frame, 'When did TypeScript first appear, and who designed it?');
+    await waitForReplyEnd(frame, 60_000);
+    const reply = replies(frame).last();
+    await reply.getByRole('region', { name: 'Sources' }).waitFor({ timeout: 20_000 });
+    await save(page, 'grounded-answer', await around([page.locator('.part.editor')], 0));
+  });
 });
