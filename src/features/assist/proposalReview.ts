@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { selectionLabel } from '../../core/assist/assistPrompts';
 import { sameCode } from '../../core/assist/proposalText';
 import { DisposableOwner } from '../../host/disposables';
-import type { AssistTarget } from './editorTarget';
+import type { AssistTarget } from '../../host/editorTarget';
 import { PROPOSAL_SCHEME, type ProposalContentProvider } from './proposalContentProvider';
 
 /** A proposed replacement of a target's range. */

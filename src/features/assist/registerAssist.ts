@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../host/services';
-import type { ChatEntry } from '../chat/chatHandoff';
+import type { ChatEntry } from '../../host/chatEntry';
 import { AssistCommands, type CommandTarget } from './assistCommands';
 import { FixCodeActionProvider } from './fixCodeActionProvider';
 import { PROPOSAL_SCHEME, ProposalContentProvider } from './proposalContentProvider';

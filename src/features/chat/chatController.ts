@@ -19,7 +19,7 @@ import { AbortSlot, DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import type { BudgetView, ChatStateView, ConversationMatchView, HostToWebview } from '../../protocol/chatProtocol';
 import type { ChatSession, ExternalChange } from './chatSession';
-import { readDisplay } from './chatDisplay';
+import { readDisplay } from '../../host/display';
 import type { ChatSurface } from './chatSurface';
 import { chipView, errorView, messageView, messageViews, modelViews, summaryView } from './chatViews';
 import type { CodeActions } from './codeActions';

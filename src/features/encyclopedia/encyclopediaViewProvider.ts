@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../core/errors';
-import { affectsDisplay, readDisplay } from '../chat/chatDisplay';
+import { affectsDisplay, readDisplay } from '../../host/display';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
 import { webviewHtml, webviewOptions } from '../../host/webviewHtml';

@@ -9,7 +9,7 @@ import { ServiceError, describeError, isAbortError } from '../../core/errors';
 import { abortOnCancel } from '../../host/disposables';
 import { actionCommand } from '../../host/errorActions';
 import type { Services } from '../../host/services';
-import { resolveTarget, type AssistTarget } from '../assist/editorTarget';
+import { resolveTarget, type AssistTarget } from '../../host/editorTarget';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
 import { historyMessages, noticeMarkdown } from './chatHistory';
 

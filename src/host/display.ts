@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatDisplayView } from '../../protocol/chatProtocol';
+import type { ChatDisplayView } from '../protocol/chatProtocol';
 
 const MODES: readonly ChatDisplayView['announceReplies'][] = ['firstSentence', 'whole', 'startAndEnd'];
 

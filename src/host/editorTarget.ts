@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AssistTask } from '../../core/assist/assistPrompts';
+import type { AssistTask } from '../core/assist/assistPrompts';
 import {
   blockAround,
   buildCodeContext,
@@ -9,7 +9,7 @@ import {
   type DiagnosticInfo,
   type LineSpan,
   type SymbolNode,
-} from '../../core/assist/codeContext';
+} from '../core/assist/codeContext';
 
 /** The code an assistance command works on, as it was when the request was made. */
 export interface AssistTarget {

@@ -1,4 +1,4 @@
-import type { ChatHandoff } from '../../core/assist/assistPrompts';
+import type { ChatHandoff } from '../core/assist/assistPrompts';
 
 /**
  * What the extension's own features may do in the chat view. `extension.ts` hands it to them; it is not a
