@@ -69,6 +69,24 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/shared runs in the host and in the webviews.' }],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+',
+              message: 'src/shared is pure code both the host and the webviews import: it imports only itself.',
+            },
+            { regex: '^node:', message: 'src/shared runs in the webviews too.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/protocol/**/*.ts'],
     rules: {
       'no-restricted-imports': [

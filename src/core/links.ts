@@ -4,11 +4,9 @@
  * was sent to show.
  */
 
-/** The schemes the chat opens (replies may hold mail links); the encyclopedia opens http(s) only. */
-export const CHAT_LINK_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
+import { hasCredentials, parseLink } from '../shared/links';
 
-/** The schemes the encyclopedia opens. */
-export const WEB_LINK_SCHEMES: readonly string[] = ['http:', 'https:'];
+export { CHAT_LINK_SCHEMES, WEB_LINK_SCHEMES } from '../shared/links';
 
 /**
  * The fields a `mailto:` link keeps (RFC 6068 header fields a mail program fills in). Everything else goes,
@@ -38,19 +36,14 @@ function cleanMailto(url: URL): string {
  * or password (a way to disguise the real host). A `mailto:` keeps only to, cc, bcc, subject and body.
  */
 export function openableLink(url: string, schemes: readonly string[]): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return undefined;
-  }
-  if (!schemes.includes(parsed.protocol)) {
+  const parsed = parseLink(url, schemes);
+  if (!parsed) {
     return undefined;
   }
   if (parsed.protocol === 'mailto:') {
     return cleanMailto(parsed);
   }
-  return parsed.username || parsed.password ? undefined : parsed.href;
+  return hasCredentials(parsed) ? undefined : parsed.href;
 }
 
 /** Undoes Markdown's backslash escapes (`\_` → `_`), which the rendered URL no longer has. */

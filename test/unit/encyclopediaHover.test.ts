@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { citationList, lookupMarkdown, safeUrl } from '../../src/core/encyclopedia/articleMarkdown';
+import { citationList, lookupMarkdown } from '../../src/core/encyclopedia/articleMarkdown';
 import { commandUri, escapeMarkdown, hoverMarkdown } from '../../src/core/encyclopedia/hoverText';
 import { LookupHistory } from '../../src/core/encyclopedia/lookupHistory';
 import type { LookupValue } from '../../src/core/encyclopedia/lookupTypes';
 import { TermIndex } from '../../src/core/encyclopedia/termIndex';
+import { webUrl } from '../../src/shared/links';
 
 const hostile =
   '[click](command:workbench.action.terminal.new) <img src=x onerror=alert(1)> **bold** `code` https://evil.example $(alert)';
@@ -167,8 +168,8 @@ describe('article Markdown ("Open as Markdown")', () => {
     );
     assert.match(md, /\| a\\\|b \| line break \\<b\\> \|/);
     assert.doesNotMatch(md, /javascript:/);
-    assert.equal(safeUrl('command:axo.ask'), undefined);
-    assert.equal(safeUrl('https://x.example/a b'), 'https://x.example/a%20b');
+    assert.equal(webUrl('command:axo.ask'), undefined);
+    assert.equal(webUrl('https://x.example/a b'), 'https://x.example/a%20b');
   });
 
   it('lists citations as @axo and the Markdown document show them: numbered, links only for http(s)', () => {

@@ -26,6 +26,8 @@ describe('layer rules (lint zones)', function () {
     ['a webview imports the host', 'src/webview/encyclopedia/dom.ts', '../../host/settings', /webview/],
     ['src/host imports a feature', 'src/host/display.ts', '../features/chat/chatController', /src\/host/],
     ['the protocol imports src/core', 'src/protocol/validate.ts', '../core/errors', /protocol/],
+    ['src/shared imports src/core', 'src/shared/links.ts', '../core/errors', /src\/shared/],
+    ['src/shared imports a Node module', 'src/shared/links.ts', 'node:path', /webviews/],
   ];
   for (const [what, file, from, message] of broken) {
     it(`fails when ${what}`, async () => {

@@ -5,6 +5,7 @@
  */
 
 import type { Citation } from '../normalize';
+import { hasCredentials, WEB_LINK_SCHEMES } from '../../shared/links';
 
 /** How a source opens: in the Encyclopedia view by title, or its web page through the host. */
 export type SourceTarget = { kind: 'article'; title: string } | { kind: 'web'; url: string } | { kind: 'none' };
@@ -26,7 +27,7 @@ export function sourceTarget(citation: Citation, articleOrigins: Iterable<string
   } catch {
     return title ? { kind: 'article', title } : { kind: 'none' };
   }
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) {
+  if (!WEB_LINK_SCHEMES.includes(parsed.protocol) || hasCredentials(parsed)) {
     return { kind: 'none' };
   }
   const origins = new Set([...articleOrigins].map(originOf).filter((o): o is string => o !== undefined));

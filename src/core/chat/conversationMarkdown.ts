@@ -2,9 +2,9 @@ import { contextBlock } from './promptMessages';
 import { displayTitle, type Conversation, type StoredMessage } from './conversation';
 import { modelLabel } from './modelLineup';
 import { linkCitationMarkers, sourceAnchor } from './citations';
-import { safeUrl } from '../encyclopedia/articleMarkdown';
 import { cleanTitle } from './grounding';
 import type { Citation } from '../normalize';
+import { webUrl } from '../../shared/links';
 
 const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>> = {
   stopped: '_(stopped)_',
@@ -60,6 +60,6 @@ function footnoteMarkers(content: string, count: number, label: string): string 
 /** One source as a footnote definition: its title (one line, Markdown escaped) and its http(s) URL. */
 function sourceFootnote(source: Citation, n: number, label: string): string {
   const title = cleanTitle(source.title).replace(/[\\`*_[\]<>]/g, '\\$&');
-  const url = safeUrl(source.url);
+  const url = webUrl(source.url);
   return `[^${label}-${n}]: ${title || url || '?'}${url && url !== source.title ? ` <${url}>` : ''}`;
 }

@@ -9,7 +9,7 @@ import { ServiceError } from '../errors';
 import { l10n } from '../l10n';
 import type { Answer, Citation, Fact } from '../normalize';
 import { fenceFor } from './promptMessages';
-import { safeUrl } from '../encyclopedia/articleMarkdown';
+import { webUrl } from '../../shared/links';
 
 /** The lookup's own limit: a grounded answer must not wait on the encyclopedia's 15 s retry policy. */
 export const GROUNDING_LIMIT_MS = 3000;
@@ -73,7 +73,7 @@ export function cleanTitle(title: string): string {
 
 /** One numbered source line: `[n] Title <url>`; the URL only when it parses as http(s). Its facts follow it. */
 function sourceLines(citation: Citation, n: number, facts: readonly FactSource[]): string[] {
-  const url = safeUrl(citation.url);
+  const url = webUrl(citation.url);
   const line = `[${n}] ${cleanTitle(citation.title) || url || '?'}${url ? ` <${url}>` : ''}`;
   const title = cleanTitle(citation.title).toLowerCase();
   const own = facts.find((f) => cleanTitle(f.title).toLowerCase() === title);

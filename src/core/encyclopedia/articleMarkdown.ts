@@ -1,5 +1,6 @@
 import type { Citation, Fact } from '../normalize';
 import { cleanText, type LookupValue } from './lookupTypes';
+import { webUrl } from '../../shared/links';
 
 /**
  * Escapes a value placed inline in a Markdown document (a heading, a table cell, a link text): the characters that
@@ -11,22 +12,9 @@ export function escapeInline(text: string): string {
     .replace(/^([#>+-]|\d+[.)])/, '\\$1');
 }
 
-/** Only http(s) URLs become links; anything else (`command:`, `javascript:`, `file:`) stays text. */
-export function safeUrl(url: string | undefined): string | undefined {
-  if (!url) {
-    return undefined;
-  }
-  try {
-    const parsed = new URL(url.trim());
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A link as `[text](<url>)`, or the escaped text alone when the URL is not http(s). */
 function link(text: string, url: string | undefined): string {
-  const safe = safeUrl(url);
+  const safe = webUrl(url);
   const label = escapeInline(text) || escapeInline(safe ?? '');
   return safe ? `[${label}](<${safe.replace(/[<>\s]/g, encodeURIComponent)}>)` : label;
 }
@@ -92,7 +80,7 @@ export function lookupMarkdown(value: LookupValue): string {
     if (a.citations.length) {
       out.push(...sources(a.citations));
     }
-    out.push('---', '', `From the AXO encyclopedia${safeUrl(a.url) ? `: ${link(a.title, a.url)}` : '.'}`, '');
+    out.push('---', '', `From the AXO encyclopedia${webUrl(a.url) ? `: ${link(a.title, a.url)}` : '.'}`, '');
   } else {
     out.push(`# Search: ${escapeInline(value.query)}`, '');
     for (const r of value.results) {

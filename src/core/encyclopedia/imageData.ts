@@ -1,5 +1,5 @@
-import { safeUrl } from './articleMarkdown';
 import { l10n } from '../l10n';
+import { webUrl } from '../../shared/links';
 
 /** Largest image turned into a data: URI. */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -20,7 +20,7 @@ export async function fetchImageDataUri(
   signal?: AbortSignal,
   maxBytes = MAX_IMAGE_BYTES,
 ): Promise<string> {
-  const safe = safeUrl(url);
+  const safe = webUrl(url);
   if (!safe) {
     throw new Error(l10n.t('Only http and https images can be shown.'));
   }

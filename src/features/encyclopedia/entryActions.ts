@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import { lookupMarkdown, lookupTitle, safeUrl } from '../../core/encyclopedia/articleMarkdown';
+import { lookupMarkdown, lookupTitle } from '../../core/encyclopedia/articleMarkdown';
 import { fetchImageDataUri, type PublicFetch } from '../../core/encyclopedia/imageData';
 import type { LookupValue } from '../../core/encyclopedia/lookupTypes';
 import { describeError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
 import type { HostToWebview } from '../../protocol/encyclopediaProtocol';
+import { webUrl } from '../../shared/links';
 
 /** The actions on a shown entry: open as Markdown, insert a fact, ask ALPHA, open links, load images. */
 export class EntryActions extends DisposableOwner {
@@ -88,7 +89,7 @@ export class EntryActions extends DisposableOwner {
 
   /** Opens an http(s) link in the browser; anything else (`command:`, `javascript:`, `file:`) is refused. */
   async openLink(url: string): Promise<void> {
-    const safe = safeUrl(url);
+    const safe = webUrl(url);
     if (!safe) {
       this.log.warn('Encyclopedia view: refused to open a link that is not http(s).');
       void vscode.window.showWarningMessage(

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { fitToContext, type ContextFit } from '../../core/chat/contextBudget';
 import { fitGroundedToContext } from '../../core/chat/groundedBudget';
 import { groundQuestion } from '../../core/chat/grounding';
-import { safeUrl } from '../../core/encyclopedia/articleMarkdown';
 import type { ChatMessage } from '../../core/alphaClient';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { ServiceError, describeError, isAbortError } from '../../core/errors';
@@ -12,6 +11,7 @@ import type { Services } from '../../host/services';
 import { resolveTarget, type AssistTarget } from '../../host/editorTarget';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
 import { historyMessages, noticeMarkdown } from './chatHistory';
+import { webUrl } from '../../shared/links';
 
 /** The `@alpha` participant's id (as in package.json's `chatParticipants`). */
 export const ALPHA_PARTICIPANT_ID = 'alpha-axo.alpha';
@@ -106,7 +106,7 @@ export class AlphaParticipant {
       stream.markdown(noticeMarkdown(result.note));
     }
     for (const source of result.sources) {
-      const url = safeUrl(source.url);
+      const url = webUrl(source.url);
       if (url) {
         stream.reference(vscode.Uri.parse(url, true));
       }

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { citationList, safeUrl } from '../../core/encyclopedia/articleMarkdown';
+import { citationList } from '../../core/encyclopedia/articleMarkdown';
 import { abortOnCancel } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import { failure } from './alphaParticipant';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
+import { webUrl } from '../../shared/links';
 
 /** The `@axo` participant's id (as in package.json's `chatParticipants`). */
 export const AXO_PARTICIPANT_ID = 'alpha-axo.axo';
@@ -39,7 +40,7 @@ export class AxoParticipant {
       stream.markdown(answer.text);
       const sources = citationList(answer.citations);
       for (const citation of answer.citations) {
-        const url = safeUrl(citation.url);
+        const url = webUrl(citation.url);
         if (url) {
           stream.reference(vscode.Uri.parse(url, true));
         }

@@ -1,20 +1,12 @@
 import DOMPurify from 'dompurify';
+import { CHAT_LINK_SCHEMES, isWebUrl, parseLink } from '../../shared/links';
 import { makeHostLink } from '../shared/hostLinks';
 import { t } from '../shared/l10n';
 import { h, icon } from './dom';
 
-const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
-
 /** Whether a URL from model output may become a link (opened by the host): http, https, mailto. */
 export function isOpenableUrl(url: string | null | undefined): url is string {
-  if (!url) {
-    return false;
-  }
-  try {
-    return LINK_SCHEMES.has(new URL(url).protocol);
-  } catch {
-    return false;
-  }
+  return parseLink(url, CHAT_LINK_SCHEMES) !== undefined;
 }
 
 /** The alt text of each "Load image" button, for the image that replaces it (kept out of the DOM). */
@@ -23,15 +15,6 @@ const imageAlts = new WeakMap<Element, string>();
 /** The alt text of a "Load image" button made by `safeFragment`. */
 export function imageAlt(button: Element): string | undefined {
   return imageAlts.get(button);
-}
-
-function isImageUrl(url: string | undefined): url is string {
-  try {
-    const protocol = url ? new URL(url).protocol : '';
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -75,7 +58,7 @@ export function safeFragment(html: string): DocumentFragment {
   for (const span of Array.from(fragment.querySelectorAll<HTMLElement>('span.image-placeholder'))) {
     const src = span.dataset.src;
     const alt = span.dataset.alt || t('image');
-    if (isImageUrl(src)) {
+    if (isWebUrl(src)) {
       const button = h(
         'button',
         { type: 'button', class: 'load-image', 'data-image-url': src, title: t('Load {0}', src) },

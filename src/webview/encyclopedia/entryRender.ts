@@ -2,7 +2,8 @@ import type { CitationView, EntryView, FactView, WebviewToHost } from '../../pro
 import { makeHostLink } from '../shared/hostLinks';
 import { t } from '../shared/l10n';
 import { h, icon, textButton } from './dom';
-import { isWebUrl, renderMarkdown } from './markdown';
+import { isWebUrl } from '../../shared/links';
+import { renderMarkdown } from './markdown';
 
 /** Sends a message to the host. */
 export type Post = (message: WebviewToHost) => void;

@@ -1,6 +1,7 @@
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
 import { makeHostLink } from '../shared/hostLinks';
+import { isWebUrl } from '../../shared/links';
 
 /** Escapes text for HTML. */
 export function escapeHtml(text: string): string {
@@ -17,19 +18,6 @@ const marked = new Marked({
     image: ({ href, text }: Tokens.Image) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
   },
 });
-
-/** Whether a URL may become a link: http and https only. */
-export function isWebUrl(url: string | null | undefined): url is string {
-  if (!url) {
-    return false;
-  }
-  try {
-    const parsed = new URL(url, 'about:blank');
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Renders untrusted Markdown into a fragment: raw HTML off, sanitised by DOMPurify, and every link that is not
