@@ -22,8 +22,8 @@ describe('layer rules (lint zones)', function () {
     ['a feature imports another feature', 'src/features/keys/walkthrough.ts', '../chat/chatController', /feature/],
     ['src/core imports src/host', 'src/core/links.ts', '../host/services', /src\/core/],
     ['src/core imports vscode', 'src/core/links.ts', 'vscode', /vscode/],
-    ['a webview imports src/core', 'src/webview/chat/dom.ts', '../../core/errors', /webview/],
-    ['a webview imports the host', 'src/webview/encyclopedia/dom.ts', '../../host/settings', /webview/],
+    ['a webview imports src/core', 'src/webview/chat/scroller.ts', '../../core/errors', /webview/],
+    ['a webview imports the host', 'src/webview/encyclopedia/markdown.ts', '../../host/settings', /webview/],
     ['src/host imports a feature', 'src/host/display.ts', '../features/chat/chatController', /src\/host/],
     ['the protocol imports src/core', 'src/protocol/validate.ts', '../core/errors', /protocol/],
     ['src/shared imports src/core', 'src/shared/links.ts', '../core/errors', /src\/shared/],
@@ -48,7 +48,7 @@ describe('layer rules (lint zones)', function () {
     );
     assert.deepEqual(
       await restricted(
-        'src/webview/chat/dom.ts',
+        'src/webview/chat/scroller.ts',
         "import type * as A from '../shared/l10n';\nimport type * as B from '../../protocol/chatProtocol';\n" +
           "import type * as C from 'marked';\nexport type X = [typeof A, typeof B, typeof C];\n",
       ),

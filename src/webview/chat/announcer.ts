@@ -1,6 +1,6 @@
 import type { ChatErrorView } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
-import { h } from './dom';
+import { h } from '../shared/dom';
 import { replyAnnouncement, type AnnounceMode } from './spokenReply';
 
 /**

@@ -1,6 +1,6 @@
 import type { WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
-import { h, icon } from './dom';
+import { h, icon } from '../shared/dom';
 import { highlightInto } from './highlight';
 
 /** What a code block's buttons do; the page handles their clicks in one listener (`codeAction`). */

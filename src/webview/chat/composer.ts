@@ -1,6 +1,6 @@
 import type { BudgetView, ContextChipView, ModelView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
-import { h, icon } from './dom';
+import { h, icon } from '../shared/dom';
 import { chip } from './messageView';
 
 interface VsCodeState {

@@ -1,6 +1,6 @@
 import type { ChatErrorAction, ChatErrorView } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
-import { h, icon, textButton } from './dom';
+import { h, icon, textButton } from '../shared/dom';
 
 /**
  * An error inside the conversation: its sentence and its action. A key or settings problem also offers Retry.

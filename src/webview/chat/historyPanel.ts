@@ -1,6 +1,6 @@
 import type { ConversationMatchView, ConversationSummaryView, WebviewToHost } from '../../protocol/chatProtocol';
 import { locale, t } from '../shared/l10n';
-import { h, icon, iconButton, relativeTime } from './dom';
+import { h, icon, iconButton, relativeTime } from '../shared/dom';
 
 /** How long typing pauses before the host is asked to search. */
 const SEARCH_DELAY_MS = 150;

@@ -7,7 +7,7 @@ import { Announcer } from './announcer';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
-import { h, icon, iconButton } from './dom';
+import { h, icon, iconButton } from '../shared/dom';
 import { HistoryPanel } from './historyPanel';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 import { messageElement, showNotice, showOutcome, type MessageContext, type MessageElement } from './messageView';

@@ -1,6 +1,6 @@
 import type { ChatErrorAction, ContextChipView, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import { t } from '../shared/l10n';
-import { clockTime, h, icon, iconButton } from './dom';
+import { clockTime, h, icon, iconButton } from '../shared/dom';
 import { errorNotice } from './errorNotice';
 import { renderMarkdownInto, StreamRenderer, type Decorate } from './streamRenderer';
 

@@ -2,7 +2,7 @@ import DOMPurify from 'dompurify';
 import { CHAT_LINK_SCHEMES, isWebUrl, parseLink } from '../../shared/links';
 import { makeHostLink } from '../shared/hostLinks';
 import { t } from '../shared/l10n';
-import { h, icon } from './dom';
+import { h, icon } from '../shared/dom';
 
 /** Whether a URL from model output may become a link (opened by the host): http, https, mailto. */
 export function isOpenableUrl(url: string | null | undefined): url is string {

@@ -1,5 +1,5 @@
 import { t } from '../shared/l10n';
-import { h, icon } from './dom';
+import { h, icon } from '../shared/dom';
 
 /** How close to the bottom still counts as "at the bottom", in pixels. */
 const BOTTOM_SLACK = 24;

@@ -1,7 +1,7 @@
 import type { CitationView, EntryView, FactView, WebviewToHost } from '../../protocol/encyclopediaProtocol';
 import { makeHostLink } from '../shared/hostLinks';
 import { t } from '../shared/l10n';
-import { h, icon, textButton } from './dom';
+import { h, icon, textButton } from '../shared/dom';
 import { isWebUrl } from '../../shared/links';
 import { renderMarkdown } from './markdown';
 

@@ -9,7 +9,7 @@ import type {
 import { openHostLinksOnEnter } from '../shared/hostLinks';
 import { locale, t } from '../shared/l10n';
 import { applyTextSize } from '../shared/textSize';
-import { h, icon, iconButton, relativeTime, textButton } from './dom';
+import { h, icon, iconButton, relativeTime, textButton } from '../shared/dom';
 import { renderEntry } from './entryRender';
 import './encyclopedia.css';
 
@@ -28,8 +28,8 @@ function toolbar(nav: NavView, entryActions: 'none' | 'entry' | 'article'): HTML
   const bar = h(
     'div',
     { role: 'toolbar', 'aria-label': t('Encyclopedia'), class: 'toolbar' },
-    iconButton(t('Back'), 'arrow-left', () => post({ type: 'history/back' }), !nav.canGoBack),
-    iconButton(t('Forward'), 'arrow-right', () => post({ type: 'history/forward' }), !nav.canGoForward),
+    iconButton(t('Back'), 'arrow-left', () => post({ type: 'history/back' }), { disabled: !nav.canGoBack }),
+    iconButton(t('Forward'), 'arrow-right', () => post({ type: 'history/forward' }), { disabled: !nav.canGoForward }),
     nav.length
       ? h(
           'span',

@@ -1,4 +1,4 @@
-import { locale, t } from '../shared/l10n';
+import { locale, t } from './l10n';
 
 /** Attributes and handlers of an element built with `h`. */
 export interface Props {
