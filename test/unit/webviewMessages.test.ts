@@ -1,7 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { openableLink, isUrlInTexts, CHAT_LINK_SCHEMES, WEB_LINK_SCHEMES } from '../../src/core/links';
 import type { Logger } from '../../src/core/logger';
-import { CHAT_VALIDATORS, type WebviewToHost as ChatMessage } from '../../src/protocol/chatProtocol';
+import {
+  CHAT_VALIDATORS,
+  type HostToWebview,
+  type WebviewToHost as ChatMessage,
+} from '../../src/protocol/chatProtocol';
+import { WebviewChannel } from '../../src/host/webviewChannel';
 import {
   ENCYCLOPEDIA_VALIDATORS,
   type WebviewToHost as EncyclopediaMessage,
@@ -242,7 +247,28 @@ function recordingRouter(shown: string[] = []) {
   });
   const posted: unknown[] = [];
   const page = { post: (m: unknown) => void posted.push(m) };
-  return { router, page, calls, warnings, posted };
+  // What a page sends goes through the chat's channel (field checks) to the router (checks against the host's
+  // state), as from a real page.
+  const channel = new WebviewChannel<ChatMessage, HostToWebview>(
+    { postMessage: async (m) => (posted.push(m), true), onDidReceiveMessage: () => ({ dispose: () => undefined }) },
+    {
+      name: 'Chat view',
+      validators: CHAT_VALIDATORS,
+      readyType: 'webview/ready',
+      replay: () => [],
+      onReady: () => undefined,
+      onMessage: (message) => router.onMessage(page, message),
+      onFailure: () => undefined,
+      log,
+    },
+  );
+  return {
+    router: { onMessage: (_page: unknown, raw: unknown) => channel.receive(raw) },
+    page,
+    calls,
+    warnings,
+    posted,
+  };
 }
 
 describe('webview messages: the chat router', () => {

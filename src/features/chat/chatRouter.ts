@@ -5,8 +5,7 @@ import type { ErrorAction } from '../../core/errors';
 import { l10n } from '../../core/l10n';
 import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/links';
 import type { Logger } from '../../core/logger';
-import { CHAT_VALIDATORS, type HostToWebview, type WebviewToHost } from '../../protocol/chatProtocol';
-import { checkMessage } from '../../protocol/validate';
+import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
 import type { ChatController } from './chatController';
 import type { ChatSurface, SurfaceHost } from './chatSurface';
 import type { CodeActions } from './codeActions';
@@ -52,8 +51,8 @@ export interface RouterDeps {
 type Page = Pick<ChatSurface, 'post'>;
 
 /**
- * Routes what the pages send to the controller and the code actions. Every message is checked field by field
- * against `CHAT_VALIDATORS` first, then against the host's state (a conversation id, a selectable model, a link's
+ * Routes what the pages send to the controller and the code actions. Every message has been checked field by field
+ * against `CHAT_VALIDATORS` by the webview channel; here it is checked against the host's state (a conversation id, a selectable model, a link's
  * scheme, an image URL the page was sent); whatever fails is dropped with a log warning and does nothing.
  */
 export class ChatRouter implements SurfaceHost {
@@ -71,13 +70,8 @@ export class ChatRouter implements SurfaceHost {
     this.controller.detach(surface);
   }
 
-  /** Handles one message from a page, as it arrived (untrusted). */
-  async onMessage(surface: Page, raw: unknown): Promise<void> {
-    const verdict = checkMessage<WebviewToHost>(CHAT_VALIDATORS, raw);
-    if (!verdict.ok) {
-      return this.drop(verdict.reason);
-    }
-    const message = verdict.message;
+  /** Handles one message from a page, its fields checked by the channel (`CHAT_VALIDATORS`); its state not yet. */
+  async onMessage(surface: Page, message: WebviewToHost): Promise<void> {
     const c = this.controller;
     switch (message.type) {
       case 'webview/ready':

@@ -7,13 +7,7 @@ import { ServiceError, describeError, isAbortError } from '../../core/errors';
 import { WEB_LINK_SCHEMES, openableLink } from '../../core/links';
 import type { Logger } from '../../core/logger';
 import { AbortSlot, DisposableOwner, abortOnCancel } from '../../host/disposables';
-import {
-  ENCYCLOPEDIA_VALIDATORS,
-  type NavView,
-  type ViewAction,
-  type WebviewToHost,
-} from '../../protocol/encyclopediaProtocol';
-import { checkMessage } from '../../protocol/validate';
+import { type NavView, type ViewAction, type WebviewToHost } from '../../protocol/encyclopediaProtocol';
 import { EncyclopediaViewProvider } from './encyclopediaViewProvider';
 import { pickModel, pickSearchResult } from './encyclopediaPrompts';
 import { EntryActions } from './entryActions';
@@ -241,16 +235,10 @@ export class EncyclopediaController extends DisposableOwner {
   }
 
   /**
-   * Handles one message from the page, as it arrived (untrusted): checked field by field against
-   * `ENCYCLOPEDIA_VALIDATORS`, then against what the page shows; whatever fails is dropped with a log warning.
+   * Handles one message from the page, its fields checked by the webview channel (`ENCYCLOPEDIA_VALIDATORS`), here
+   * against what the page shows; whatever fails is dropped with a log warning.
    */
-  async onMessage(raw: unknown): Promise<void> {
-    const verdict = checkMessage<WebviewToHost>(ENCYCLOPEDIA_VALIDATORS, raw);
-    if (!verdict.ok) {
-      this.log.warn(`Encyclopedia view: dropped ${verdict.reason}.`);
-      return;
-    }
-    const message = verdict.message;
+  async onMessage(message: WebviewToHost): Promise<void> {
     const page = this.history.current;
     switch (message.type) {
       case 'lookup/cancel':

@@ -4,7 +4,8 @@ import { affectsDisplay, readDisplay } from '../../host/display';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';
 import { webviewHtml, webviewOptions } from '../../host/webviewHtml';
-import type { HostToWebview } from '../../protocol/encyclopediaProtocol';
+import { WebviewChannel, type WebviewPort } from '../../host/webviewChannel';
+import { ENCYCLOPEDIA_VALIDATORS, type HostToWebview, type WebviewToHost } from '../../protocol/encyclopediaProtocol';
 
 /** The id of the view, as contributed in package.json. */
 export const ENCYCLOPEDIA_VIEW_ID = 'axo.encyclopediaView';
@@ -19,20 +20,41 @@ const SCREENS = new Set<HostToWebview['type']>([
 ]);
 
 /**
- * The Encyclopedia side view. Holds every message until the page says `webview/ready`; when VS Code re-creates
- * the page (the view was hidden and shown again), it shows the last screen again.
+ * The channel to an encyclopedia page: every message it sends checked against `ENCYCLOPEDIA_VALIDATORS` and handed
+ * to `onMessage`; everything posted before the page is ready is sent once it is, in order.
+ */
+export function encyclopediaChannel(
+  port: WebviewPort<HostToWebview>,
+  onMessage: (message: WebviewToHost) => Promise<void>,
+  log: Logger,
+): WebviewChannel<WebviewToHost, HostToWebview> {
+  return new WebviewChannel<WebviewToHost, HostToWebview>(port, {
+    name: 'Encyclopedia view',
+    validators: ENCYCLOPEDIA_VALIDATORS,
+    readyType: 'webview/ready',
+    replay: (held) => [...held],
+    onReady: () => undefined,
+    onMessage,
+    onFailure: (error) => void vscode.window.showErrorMessage(`AXO: ${describeError(error)}`),
+    log,
+  });
+}
+
+/**
+ * The Encyclopedia side view, talking to its page through the one webview channel (ready handshake, every message
+ * held until then, checks of what the page sends); when VS Code re-creates the page (the view was hidden and shown
+ * again), it shows the last screen again.
  */
 export class EncyclopediaViewProvider extends DisposableOwner implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
-  private ready = false;
-  private queue: HostToWebview[] = [];
+  private channel: WebviewChannel<WebviewToHost, HostToWebview> | undefined;
   private screen: HostToWebview | undefined;
   private viewDisposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    /** Every message but `webview/ready`, unchecked: the controller checks every field before acting on it. */
-    private readonly onMessage: (message: unknown) => Promise<void>,
+    /** Every message but `webview/ready`, its fields checked: the controller checks it against what is shown. */
+    private readonly onMessage: (message: WebviewToHost) => Promise<void>,
     private readonly log: Logger,
   ) {
     super();
@@ -50,8 +72,9 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
   resolveWebviewView(view: vscode.WebviewView): void {
     this.dropView();
     this.view = view;
-    this.ready = false;
-    this.queue = [{ type: 'ui/textSize', fontSize: readDisplay().fontSize }, ...(this.screen ? [this.screen] : [])];
+    const channel = encyclopediaChannel(view.webview, this.onMessage, this.log);
+    channel.reload([{ type: 'ui/textSize', fontSize: readDisplay().fontSize }, ...(this.screen ? [this.screen] : [])]);
+    this.channel = channel;
     view.webview.options = webviewOptions(this.extensionUri);
     view.webview.html = webviewHtml(view.webview, this.extensionUri, {
       bundle: 'encyclopedia',
@@ -59,7 +82,7 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
       hasCss: true,
     });
     this.viewDisposables.push(
-      view.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      channel,
       view.onDidDispose(() => {
         if (this.view === view) {
           this.dropView();
@@ -73,13 +96,8 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
     if (SCREENS.has(message.type)) {
       this.screen = message;
     }
-    if (this.view && this.ready) {
-      this.view.webview.postMessage(message).then(undefined, (error: unknown) => {
-        this.log.warn(`Encyclopedia view: could not post ${message.type}: ${describeError(error)}`);
-      });
-    } else {
-      this.queue.push(message);
-    }
+    // Without a page, nothing is sent: the last screen is shown again when the view is created.
+    this.channel?.post(message);
   }
 
   /** Shows the view, creating it if needed, leaving the keyboard focus where it is when the view exists. */
@@ -97,30 +115,11 @@ export class EncyclopediaViewProvider extends DisposableOwner implements vscode.
     return screen?.type === 'lookup/show' && screen.entry.kind === 'article' ? screen.entry.media : [];
   }
 
-  private async receive(message: unknown): Promise<void> {
-    const type = (message as { type?: unknown } | null)?.type;
-    if (type === 'webview/ready') {
-      this.ready = true;
-      const held = this.queue;
-      this.queue = [];
-      for (const item of held) {
-        this.post(item);
-      }
-      return;
-    }
-    try {
-      await this.onMessage(message);
-    } catch (error) {
-      this.log.error(`Encyclopedia view: ${String(type).slice(0, 40)} failed: ${describeError(error)}`);
-      void vscode.window.showErrorMessage(`AXO: ${describeError(error)}`);
-    }
-  }
-
   private dropView(): void {
     for (const d of this.viewDisposables.splice(0)) {
       d.dispose();
     }
     this.view = undefined;
-    this.ready = false;
+    this.channel = undefined;
   }
 }

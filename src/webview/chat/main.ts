@@ -152,6 +152,11 @@ class ChatApp {
         );
         applyTextSize(document.documentElement, message.display.fontSize);
         return;
+      default: {
+        // Every HostToWebview type has a case: a type added to the protocol without one fails to compile here.
+        const unhandled: never = message;
+        return unhandled;
+      }
     }
   }
 

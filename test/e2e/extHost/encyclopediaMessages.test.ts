@@ -4,6 +4,7 @@ import type { EncyclopediaStore } from '../../../src/core/encyclopedia/encyclope
 import type { LookupRequest, LookupValue } from '../../../src/core/encyclopedia/lookupTypes';
 import type { Logger } from '../../../src/core/logger';
 import { EncyclopediaController } from '../../../src/features/encyclopedia/encyclopediaController';
+import { encyclopediaChannel } from '../../../src/features/encyclopedia/encyclopediaViewProvider';
 
 const TRAP = 'alphaAxoTest.trap';
 const SHOWN_IMAGE = 'https://img.example/shown.png';
@@ -78,8 +79,15 @@ describe('Encyclopedia page messages in the extension host', () => {
 
     await controller.lookup({ kind: 'article', title: 'Alan Turing' });
     const lookupsBefore = lookups.length;
+    // What the page sends goes through the view's channel (field checks) to the controller (checks against what
+    // is shown), as from a real page.
+    const page = encyclopediaChannel(
+      { postMessage: async () => true, onDidReceiveMessage: () => ({ dispose: () => undefined }) },
+      (message) => controller.onMessage(message),
+      log,
+    );
     for (const raw of FORBIDDEN) {
-      await controller.onMessage(raw);
+      await page.receive(raw);
     }
     assert.equal(trapped, 0, 'no command ran');
     assert.deepEqual(fetched, [], 'nothing was fetched');
@@ -90,7 +98,8 @@ describe('Encyclopedia page messages in the extension host', () => {
       warnings.join('\n'),
     );
 
-    await controller.onMessage({ type: 'media/load', url: SHOWN_IMAGE });
+    await page.receive({ type: 'media/load', url: SHOWN_IMAGE });
+    page.dispose();
     assert.deepEqual(fetched, [SHOWN_IMAGE], 'an image of the article shown is fetched');
   });
 });
