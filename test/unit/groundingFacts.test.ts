@@ -8,6 +8,7 @@ import {
   type GroundingAsker,
   type GroundingResult,
 } from '../../src/core/chat/grounding';
+import { promptText } from '../../src/core/chat/promptMessages';
 import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
 import { TermIndex } from '../../src/core/encyclopedia/termIndex';
 import type { Article } from '../../src/core/normalize';
@@ -204,5 +205,36 @@ describe('grounding: cached facts of the articles a question names', () => {
     assert.ok(!sent.includes('- F0:'), 'the facts went');
     assert.match(ask(low - 10_000, true).messages[0].content, /- F11: y+/, 'with room, they stay');
     store.dispose();
+  });
+
+  it('leaves out the last prompt’s older attachments before it shortens the grounding, and says which', () => {
+    const item = (label: string, chars: number) => ({ id: label, label, content: 'x'.repeat(chars) });
+    const lastPrompt = {
+      content: 'What changed?',
+      context: [item('a.ts', 400_000), item('b.ts', 400_000), item('c.ts', 400_000), item('newest.ts', 100)],
+    };
+    const sent = promptText(lastPrompt);
+    const fit = fitGroundedToContext(
+      [{ role: 'user', content: sent }],
+      { answer: 'AXO says so.', sources: [{ title: 'Git' }] },
+      'alpha',
+      lastPrompt,
+    );
+    assert.equal(fit.tooLarge, false);
+    assert.equal(fit.shortened, false, 'the grounding stays whole while attachments can go');
+    const content = fit.messages.at(-1)?.content ?? '';
+    assert.ok(!content.includes('a.ts:') && !content.includes('b.ts:'), 'the two oldest went');
+    assert.ok(content.includes('c.ts:') && content.includes('newest.ts:'), 'the newest stay');
+    assert.match(content, /AXO says so\.[\s\S]*What changed\?$/);
+    assert.match(fit.notice ?? '', /2 older attachments were left out to make room: a\.ts, b\.ts\./);
+
+    const one = fitGroundedToContext(
+      [{ role: 'user', content: promptText({ content: 'Q', context: [item('big.ts', 800_000), item('n.ts', 10)] }) }],
+      { answer: 'A.', sources: [] },
+      'alpha',
+      { content: 'Q', context: [item('big.ts', 800_000), item('n.ts', 10)] },
+    );
+    assert.match(one.notice ?? '', /The older attachment big\.ts was left out to make room\./);
+    assert.equal(one.tooLarge, false);
   });
 });

@@ -358,9 +358,13 @@ export class ChatController extends DisposableOwner {
     model: string,
   ): Promise<{ error: ServiceError | undefined; messages: ReturnType<typeof requestMessages> }> {
     const result = await lookup;
-    const history = requestMessages(this.session.conversation.messages.filter((m) => m !== reply));
+    const stored = this.session.conversation.messages.filter((m) => m !== reply);
+    const history = requestMessages(stored);
+    const last = stored.at(-1);
     const fit =
-      result.kind === 'grounded' ? fitGroundedToContext(history, result, model) : fitToContext(history, model);
+      result.kind === 'grounded'
+        ? fitGroundedToContext(history, result, model, last?.role === 'user' ? last : undefined)
+        : fitToContext(history, model);
     const notes = [result.kind === 'cancelled' ? undefined : result.note, fit.notice].filter(Boolean);
     reply.notice = notes.length ? notes.join(' ') : undefined;
     if (result.kind === 'grounded' && result.sources.length) {
