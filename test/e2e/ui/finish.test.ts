@@ -25,6 +25,15 @@ function outerHtml(element: unknown): string {
   return (element as { outerHTML: string }).outerHTML;
 }
 
+/** A settings file's values; undefined while VS Code is writing it (read empty or half written). */
+function settingsFile(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Sets a setting as a user does: in the Settings editor's User tab (the default one). The workbench in code-server is
  * a remote window, where a machine-scoped value in the User settings would not be read; an application-scoped one
@@ -42,7 +51,7 @@ async function setInSettingsEditor(page: Page, userDataDir: string, key: string,
   // The editor writes after a pause; closing it before then (Escape) would drop the change.
   const file = path.join(userDataDir, 'User', 'settings.json');
   await poll(
-    async () => (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)[key] === value,
+    async () => settingsFile(file)?.[key] === value,
     10_000,
     `the Settings editor did not write ${key} to the User settings`,
   );
@@ -87,11 +96,7 @@ async function setUserSetting(page: Page, userDataDir: string, key: string, valu
   await page.keyboard.press('Shift+Control+End');
   await page.keyboard.press('Delete');
   await page.keyboard.press('Control+S');
-  await poll(
-    async () => (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)[key] === value,
-    10_000,
-    `the user settings did not take ${key}`,
-  );
+  await poll(async () => settingsFile(file)?.[key] === value, 10_000, `the user settings did not take ${key}`);
   await runCommand(page, 'View: Close Editor');
 }
 
