@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { AlphaClient } from './core/alphaClient';
 import { AxoClient } from './core/axoClient';
 import { HttpClient } from './core/http';
-import { l10n } from './core/l10n';
+import * as l10n from '@vscode/l10n';
 import { SecretScrubber } from './core/secretScrubber';
 import { registerAssist } from './features/assist/registerAssist';
 import { registerChat } from './features/chat/registerChat';
@@ -18,8 +18,9 @@ import { Settings } from './host/settings';
 /** Composition root: builds the services once and hands them to each feature. Does no network work. */
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
-  // The core writes its messages in English through its own l10n.t; they come out in the user's language.
-  l10n.use((message, args) => vscode.l10n.t(message, ...args));
+  // The core writes its messages in English through @vscode/l10n; with VS Code's bundle (none under English) they
+  // come out in the user's language.
+  l10n.config({ contents: vscode.l10n.bundle ?? {} });
   // One scrubber for the session: the logger, the HTTP client and the key commands share what it knows.
   const scrubber = new SecretScrubber();
   const log = new HostLogger(scrubber);

@@ -6,7 +6,7 @@ import { isEventStream, isJsonType } from './mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 /** How long a stream's response may take to end by itself after `[DONE]` before its connection is closed. */
 export const DONE_GRACE_MS = 200;

@@ -8,7 +8,7 @@ import {
   type SearchResult,
 } from './normalize';
 import { readJson, requireKey, requireText, urlFor, type ServiceContext } from './serviceContext';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 /** How idempotent GETs are retried. */
 export interface RetryPolicy {

@@ -1,5 +1,5 @@
 import { ServiceError } from './errors';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Parses the user's `alphaAxo.baseUrl` into the service root (the URL that `/v1/...` is appended to).

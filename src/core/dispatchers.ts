@@ -2,7 +2,7 @@ import type { LookupFunction } from 'node:net';
 import * as tls from 'node:tls';
 import { Agent, ProxyAgent, Socks5ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import { ServiceError } from './errors';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { socks4Connector } from './socks4';
 
 /** What one connection pool is built from: everything that changes how a socket is opened. */

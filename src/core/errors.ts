@@ -1,4 +1,4 @@
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 /** Which of the two key kinds a request uses. */
 export type KeyKind = 'chat' | 'encyclopedia';

@@ -1,7 +1,7 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { ServiceError } from './errors';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { ipLiteralOf, isForbiddenAddress } from './netAddress';
 
 /**

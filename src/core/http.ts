@@ -6,7 +6,7 @@ import { checkFetchTarget, guardedLookup, type FetchGuard } from './fetchGuard';
 import { errorFromResponse, errorFromTransport } from './httpErrors';
 import type { Logger } from './logger';
 import { proxyFor, type ProxySettings } from './proxy';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { SecretScrubber } from './secretScrubber';
 import { nodeCaSource, trustedCertificates, type CaSource } from './trust';
 

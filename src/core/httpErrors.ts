@@ -1,6 +1,6 @@
 import { ServiceError, keyLabel, type KeyKind } from './errors';
 import { proxyHost } from './dispatchers';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { boundedJson } from './jsonText';
 import { mediaTypeOf } from './mediaType';
 

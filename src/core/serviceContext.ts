@@ -2,7 +2,7 @@ import { endpointUrl, parseBaseUrl } from './baseUrl';
 import { ServiceError, isAbortError, keyLabel, type KeyKind } from './errors';
 import type { HttpClient, HttpResponse } from './http';
 import type { Logger } from './logger';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { mediaTypeOf } from './mediaType';
 
 /** Returns the stored key of a kind, or undefined when none is set. */

@@ -1,6 +1,6 @@
 import { ServiceError } from './errors';
 import { boundedJson } from './jsonText';
-import { l10n } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 /** What the reader noticed but did not stop for. */
 export interface SseWarnings {

@@ -1,4 +1,4 @@
-import { LateReferences } from '../../src/webview/chat/lateReferences';
+import { LateReferences } from '../../src/webview/chat/render/lateReferences';
 import {
   addDefinitions,
   lexBlocks,
@@ -7,7 +7,7 @@ import {
   renderBlocks,
   splitFinished,
   type LinkMap,
-} from '../../src/webview/chat/markdownBlocks';
+} from '../../src/webview/chat/render/markdownBlocks';
 
 /** A piece of finished blocks drawn once, as the chat draws one into a chunk. */
 interface Piece {

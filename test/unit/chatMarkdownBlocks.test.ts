@@ -7,7 +7,7 @@ import {
   renderBlocks,
   splitFinished,
   undefinedLabels,
-} from '../../src/webview/chat/markdownBlocks';
+} from '../../src/webview/chat/render/markdownBlocks';
 import { everyChar, random, renderStreamed, renderWhole } from '../support/streamedMarkdown';
 
 const SAMPLE = [

@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 
 /** Read access to a document's lines (a `vscode.TextDocument` fits). */
 export interface DocumentLines {

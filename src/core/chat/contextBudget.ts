@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../alphaClient';
 import { ServiceError } from '../errors';
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 import { estimateTokens } from '../tokenEstimate';
 import { contextTokensOf, modelLabel } from './modelLineup';
 

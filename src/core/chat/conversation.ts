@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorInfo } from '../errors';
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 import type { Citation } from '../normalize';
 import { CONVERSATION_VERSION, migrateConversation } from './conversationSchema';
 

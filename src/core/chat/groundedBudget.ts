@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../alphaClient';
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 import type { Citation } from '../normalize';
 import { fitToContext, formatTokens, type ContextFit } from './contextBudget';
 import type { ContextItem } from './conversation';

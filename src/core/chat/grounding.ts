@@ -6,7 +6,7 @@
 import type { AskOptions } from '../axoClient';
 import { NO_RETRY } from '../axoClient';
 import { ServiceError } from '../errors';
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 import type { Answer, Citation, Fact } from '../normalize';
 import { fenceFor } from './promptMessages';
 import { webUrl } from '../../shared/links';

@@ -1,6 +1,6 @@
 import type { Answer, Article } from '../normalize';
 import { clip, cleanText, type LookupValue } from './lookupTypes';
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 
 /** Most facts a hover lists. */
 export const HOVER_FACTS = 5;

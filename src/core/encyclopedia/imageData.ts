@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 import { webUrl } from '../../shared/links';
 
 /** Largest image turned into a data: URI. */

@@ -1,5 +1,5 @@
 import { ServiceError, isAbortError } from '../errors';
-import { l10n } from '../l10n';
+import * as l10n from '@vscode/l10n';
 
 /** One stored result. */
 export interface CacheEntry<V> {

@@ -2,7 +2,7 @@ import { MAX_QUERY_LENGTH } from '../../core/chat/conversationSearch';
 import { isConversationId } from '../../core/chat/conversationStore';
 import { isSelectableModel } from '../../core/chat/modelLineup';
 import type { ErrorAction } from '../../core/errors';
-import { l10n } from '../../core/l10n';
+import * as l10n from '@vscode/l10n';
 import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/links';
 import type { Logger } from '../../core/logger';
 import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';

@@ -16,7 +16,7 @@ import {
 } from '../../core/chat/conversationStore';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/errors';
-import { l10n } from '../../core/l10n';
+import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../core/logger';
 
 /** The workspace-state key of the conversation shown in this workspace. */

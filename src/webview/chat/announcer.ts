@@ -1,5 +1,5 @@
 import type { ChatErrorView } from '../../protocol/chatProtocol';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { h } from '../shared/dom';
 import { replyAnnouncement, type AnnounceMode } from './spokenReply';
 
@@ -21,7 +21,7 @@ export class Announcer {
 
   /** A reply started streaming. */
   replyStarted(): void {
-    this.say(this.polite, t('ALPHA is replying.'));
+    this.say(this.polite, l10n.t('ALPHA is replying.'));
   }
 
   /** A reply ended normally: the first sentence, the whole reply or no text, as the setting says. */
@@ -31,16 +31,16 @@ export class Announcer {
 
   /** A reply was stopped; its partial text stays. */
   replyStopped(): void {
-    this.say(this.polite, t('ALPHA stopped. The partial reply is kept.'));
+    this.say(this.polite, l10n.t('ALPHA stopped. The partial reply is kept.'));
   }
 
   /** A reply failed: the sentence and the button that fixes it, assertively. */
   replyFailed(error: ChatErrorView): void {
-    const said = t('ALPHA could not finish: {0}', error.message);
+    const said = l10n.t('ALPHA could not finish: {0}', error.message);
     const hasAction = error.action !== 'none' && !!error.actionLabel;
     this.say(
       this.assertive,
-      hasAction ? `${said} ${t('Use the “{0}” button below the reply.', error.actionLabel ?? '')}` : said,
+      hasAction ? `${said} ${l10n.t('Use the “{0}” button below the reply.', error.actionLabel ?? '')}` : said,
     );
   }
 

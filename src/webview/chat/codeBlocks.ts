@@ -1,5 +1,5 @@
 import type { WebviewToHost } from '../../protocol/chatProtocol';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 import { highlightInto } from './highlight';
 
@@ -59,13 +59,17 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement, stage: 
     }
     const toolbar = h(
       'div',
-      { class: 'code-toolbar', role: 'toolbar', 'aria-label': language ? t('Code ({0})', language) : t('Code') },
-      h('span', { class: 'code-language' }, language ?? t('text')),
+      {
+        class: 'code-toolbar',
+        role: 'toolbar',
+        'aria-label': language ? l10n.t('Code ({0})', language) : l10n.t('Code'),
+      },
+      h('span', { class: 'code-language' }, language ?? l10n.t('text')),
       h('span', { class: 'spacer' }),
-      actionButton(t('Copy code'), 'copy', 'copy'),
-      actionButton(t('Insert at cursor'), 'insert', 'insert'),
-      actionButton(t('Replace selection'), 'replace', 'replace', 'icon-button needs-selection'),
-      actionButton(t('Open in new editor'), 'new-file', 'open'),
+      actionButton(l10n.t('Copy code'), 'copy', 'copy'),
+      actionButton(l10n.t('Insert at cursor'), 'insert', 'insert'),
+      actionButton(l10n.t('Replace selection'), 'replace', 'replace', 'icon-button needs-selection'),
+      actionButton(l10n.t('Open in new editor'), 'new-file', 'open'),
     );
     block.classList.remove('bare');
     block.prepend(toolbar);

@@ -1,5 +1,5 @@
 import type { BudgetView, ContextChipView, ModelView, WebviewToHost } from '../../protocol/chatProtocol';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 import { chip } from './messageView';
 
@@ -28,8 +28,8 @@ function formatTokens(tokens: number): string {
 export class Composer {
   readonly element: HTMLElement;
   readonly input: HTMLTextAreaElement;
-  private readonly chips = h('div', { class: 'chips pending', 'aria-label': t('Context for the next message') });
-  private readonly models = h('select', { class: 'model-picker', 'aria-label': t('Model') });
+  private readonly chips = h('div', { class: 'chips pending', 'aria-label': l10n.t('Context for the next message') });
+  private readonly models = h('select', { class: 'model-picker', 'aria-label': l10n.t('Model') });
   private readonly budgetEl = h('span', { class: 'budget' });
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
@@ -47,8 +47,8 @@ export class Composer {
     this.input = h('textarea', {
       class: 'input',
       rows: 1,
-      'aria-label': t('Message ALPHA'),
-      placeholder: t('Ask ALPHA… (Enter to send, Shift+Enter for a new line)'),
+      'aria-label': l10n.t('Message ALPHA'),
+      placeholder: l10n.t('Ask ALPHA… (Enter to send, Shift+Enter for a new line)'),
     });
     this.input.value = (drafts.getState() as VsCodeState | undefined)?.draft ?? '';
     this.input.addEventListener('keydown', (e) => this.onKey(e));
@@ -58,8 +58,8 @@ export class Composer {
       {
         type: 'button',
         class: 'send',
-        'aria-label': t('Send'),
-        title: t('Send (Enter)'),
+        'aria-label': l10n.t('Send'),
+        title: l10n.t('Send (Enter)'),
         onClick: () => this.send(),
       },
       icon('send'),
@@ -69,8 +69,8 @@ export class Composer {
       {
         type: 'button',
         class: 'stop',
-        'aria-label': t('Stop generating'),
-        title: t('Stop generating (Esc)'),
+        'aria-label': l10n.t('Stop generating'),
+        title: l10n.t('Stop generating (Esc)'),
         hidden: true,
         onClick: () => this.onStop(),
       },
@@ -82,11 +82,11 @@ export class Composer {
         type: 'button',
         class: 'ground-toggle',
         'aria-pressed': 'false',
-        title: t('Answer with facts and sources from the AXO encyclopedia'),
+        title: l10n.t('Answer with facts and sources from the AXO encyclopedia'),
         onClick: () => this.toggleGround(),
       },
       icon('book'),
-      h('span', {}, t('Ground with AXO')),
+      h('span', {}, l10n.t('Ground with AXO')),
     );
     this.models.addEventListener('change', () => this.post({ type: 'model/select', id: this.models.value }));
     this.element = h(
@@ -141,8 +141,8 @@ export class Composer {
   setModels(models: ModelView[], current: string): void {
     this.models.replaceChildren(
       ...models.map((m) => {
-        const facts = `${m.context === 'n/a' ? t('no text context') : t('{0} context', m.context)} · ${m.latency}`;
-        const text = m.selectable ? `${m.label} · ${facts}` : `${m.label} · ${facts} — ${t('Coming soon')}`;
+        const facts = `${m.context === 'n/a' ? l10n.t('no text context') : l10n.t('{0} context', m.context)} · ${m.latency}`;
+        const text = m.selectable ? `${m.label} · ${facts}` : `${m.label} · ${facts} — ${l10n.t('Coming soon')}`;
         return h('option', { value: m.id, disabled: !m.selectable, title: m.capability }, text);
       }),
     );
@@ -157,15 +157,15 @@ export class Composer {
   /** The estimate of the next request against the model's context. */
   setBudget(budget: BudgetView): void {
     const share = budget.usedTokens / budget.limitTokens;
-    this.budgetEl.textContent = t(
+    this.budgetEl.textContent = l10n.t(
       '≈{0} / {1} tokens',
       formatTokens(budget.usedTokens),
       formatTokens(budget.limitTokens),
     );
     this.budgetEl.title =
       share > 1
-        ? t('The conversation is longer than the model’s context: the oldest turns are left out when you send.')
-        : t('Estimated size of the next request (conversation and context) against the model’s context.');
+        ? l10n.t('The conversation is longer than the model’s context: the oldest turns are left out when you send.')
+        : l10n.t('Estimated size of the next request (conversation and context) against the model’s context.');
     this.budgetEl.classList.toggle('over', share > 1);
   }
 

@@ -1,5 +1,5 @@
 import type { ChatErrorAction, ChatErrorView } from '../../protocol/chatProtocol';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { h, icon, textButton } from '../shared/dom';
 
 /**
@@ -14,7 +14,7 @@ export function errorNotice(error: ChatErrorView, run: (action: ChatErrorAction)
     buttons.push(textButton(error.actionLabel, iconName, () => run(error.action)));
   }
   if (error.action === 'setChatKey' || error.action === 'openSettings') {
-    buttons.push(textButton(t('Retry'), 'refresh', () => run('retry'), { class: 'text-button secondary' }));
+    buttons.push(textButton(l10n.t('Retry'), 'refresh', () => run('retry'), { class: 'text-button secondary' }));
   }
   const notice = h(
     'div',
@@ -37,14 +37,14 @@ function countDown(button: HTMLButtonElement, until: number): void {
     const left = Math.ceil((until - Date.now()) / 1000);
     if (left <= 0) {
       button.disabled = false;
-      label.textContent = t('Retry');
+      label.textContent = l10n.t('Retry');
       return;
     }
     if (!first && !button.isConnected) {
       return; // The page was redrawn; the new notice counts for itself.
     }
     button.disabled = true;
-    label.textContent = t('Retry in {0} s', left);
+    label.textContent = l10n.t('Retry in {0} s', left);
     setTimeout(() => tick(false), Math.min(1000, until - Date.now() - (left - 1) * 1000));
   };
   tick(true);

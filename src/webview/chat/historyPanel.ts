@@ -1,5 +1,6 @@
 import type { ConversationMatchView, ConversationSummaryView, WebviewToHost } from '../../protocol/chatProtocol';
-import { locale, t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
+import { locale } from '../shared/l10n';
 import { h, icon, iconButton, relativeTime } from '../shared/dom';
 
 /** How long typing pauses before the host is asked to search. */
@@ -13,12 +14,12 @@ const SEARCH_DELAY_MS = 150;
 export class HistoryPanel {
   readonly element: HTMLElement;
   readonly toggle: HTMLButtonElement;
-  private readonly list = h('ul', { class: 'history-list', id: 'history-list', 'aria-label': t('Conversations') });
+  private readonly list = h('ul', { class: 'history-list', id: 'history-list', 'aria-label': l10n.t('Conversations') });
   private readonly search = h('input', {
     type: 'search',
     id: 'history-search',
     class: 'history-search',
-    placeholder: t('Search titles and messages'),
+    placeholder: l10n.t('Search titles and messages'),
     autocomplete: 'off',
     spellcheck: 'false',
     'aria-controls': 'history-list',
@@ -34,18 +35,18 @@ export class HistoryPanel {
   constructor(private readonly post: (message: WebviewToHost) => void) {
     this.element = h(
       'section',
-      { class: 'history', 'aria-label': t('Conversations'), hidden: true },
-      h('h2', {}, t('Conversations')),
+      { class: 'history', 'aria-label': l10n.t('Conversations'), hidden: true },
+      h('h2', {}, l10n.t('Conversations')),
       h(
         'div',
         { class: 'history-search-row', role: 'search' },
-        h('label', { for: 'history-search', class: 'sr-only' }, t('Search conversations')),
+        h('label', { for: 'history-search', class: 'sr-only' }, l10n.t('Search conversations')),
         this.search,
       ),
       this.status,
       this.list,
     );
-    this.toggle = iconButton(t('Show conversations'), 'history', () => this.setOpen(this.element.hidden), {
+    this.toggle = iconButton(l10n.t('Show conversations'), 'history', () => this.setOpen(this.element.hidden), {
       'aria-expanded': 'false',
     });
     this.element.addEventListener('keydown', (e) => {
@@ -98,8 +99,8 @@ export class HistoryPanel {
   setOpen(open: boolean): void {
     this.element.hidden = !open;
     this.toggle.setAttribute('aria-expanded', String(open));
-    this.toggle.setAttribute('aria-label', open ? t('Hide conversations') : t('Show conversations'));
-    this.toggle.title = open ? t('Hide conversations') : t('Show conversations');
+    this.toggle.setAttribute('aria-label', open ? l10n.t('Hide conversations') : l10n.t('Show conversations'));
+    this.toggle.title = open ? l10n.t('Hide conversations') : l10n.t('Show conversations');
     if (open) {
       this.draw();
       this.list.querySelector<HTMLElement>('[aria-current="true"], button')?.focus();
@@ -182,22 +183,22 @@ export class HistoryPanel {
     const searching = this.query() !== '' && this.matches !== undefined;
     if (this.conversations.length === 0) {
       this.status.textContent = '';
-      this.list.replaceChildren(h('li', { class: 'empty' }, t('No conversations yet.')));
+      this.list.replaceChildren(h('li', { class: 'empty' }, l10n.t('No conversations yet.')));
       return;
     }
     const shown = this.shown();
     if (searching) {
       this.status.textContent =
         shown.length === 0
-          ? t('No conversations match')
+          ? l10n.t('No conversations match')
           : shown.length === 1
-            ? t('{0} conversation matches', shown.length)
-            : t('{0} conversations match', shown.length);
+            ? l10n.t('{0} conversation matches', shown.length)
+            : l10n.t('{0} conversations match', shown.length);
     } else {
       this.status.textContent = '';
     }
     if (shown.length === 0) {
-      this.list.replaceChildren(h('li', { class: 'empty' }, t('No conversations match')));
+      this.list.replaceChildren(h('li', { class: 'empty' }, l10n.t('No conversations match')));
       return;
     }
     const now = Date.now();
@@ -216,7 +217,7 @@ export class HistoryPanel {
             type: 'button',
             class: 'history-item',
             'aria-current': current ? 'true' : undefined,
-            title: `${c.title} · ${new Date(c.updatedAt).toLocaleString(locale())} · ${c.messageCount === 1 ? t('1 message') : t('{0} messages', c.messageCount)}`,
+            title: `${c.title} · ${new Date(c.updatedAt).toLocaleString(locale())} · ${c.messageCount === 1 ? l10n.t('1 message') : l10n.t('{0} messages', c.messageCount)}`,
             onClick: () => {
               this.setOpen(false);
               this.post({ type: 'conversation/switch', id: c.id });
@@ -228,7 +229,7 @@ export class HistoryPanel {
           snippet &&
             h('span', { class: 'history-snippet' }, snippet.before, h('mark', {}, snippet.match), snippet.after),
         );
-        const remove = iconButton(t('Delete conversation {0}', c.title), 'trash', () =>
+        const remove = iconButton(l10n.t('Delete conversation {0}', c.title), 'trash', () =>
           this.post({ type: 'conversation/delete', id: c.id }),
         );
         return h('li', { 'data-id': c.id }, open, remove);

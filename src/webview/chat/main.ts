@@ -1,17 +1,16 @@
 import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { openHostLinksOnEnter } from '../shared/hostLinks';
 import { applyTextSize } from '../shared/textSize';
 import { Announcer } from './announcer';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
-import { discardMessages } from './discard';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from '../shared/dom';
 import { HistoryPanel } from './historyPanel';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 import { messageElement, showNotice, showOutcome, type MessageContext, type MessageElement } from './messageView';
-import { drawRecent, OlderMessages } from './olderMessages';
+import { discardMessages, drawRecent, OlderMessages } from './render';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
 import { isAnnounceMode } from './spokenReply';
@@ -38,7 +37,7 @@ class ChatApp {
   private readonly log = h('main', {
     class: 'log',
     role: 'log',
-    'aria-label': t('Conversation'),
+    'aria-label': l10n.t('Conversation'),
     'aria-live': 'off',
     tabindex: '0',
   });
@@ -78,8 +77,8 @@ class ChatApp {
       this.history.toggle,
       this.title,
       h('span', { class: 'spacer' }),
-      iconButton(t('Export conversation as Markdown'), 'export', () => post({ type: 'conversation/export' })),
-      iconButton(t('New conversation'), 'add', () => post({ type: 'conversation/new' })),
+      iconButton(l10n.t('Export conversation as Markdown'), 'export', () => post({ type: 'conversation/export' })),
+      iconButton(l10n.t('New conversation'), 'add', () => post({ type: 'conversation/new' })),
     );
     root.replaceChildren(
       header,
@@ -252,7 +251,7 @@ class ChatApp {
     }
     const toolbar = this.elements.get(last.id)?.article.querySelector('.message-actions');
     toolbar?.append(
-      iconButton(t('Regenerate'), 'refresh', () => this.post({ type: 'chat/regenerate' }), {
+      iconButton(l10n.t('Regenerate'), 'refresh', () => this.post({ type: 'chat/regenerate' }), {
         class: 'icon-button regenerate',
       }),
     );
@@ -278,7 +277,7 @@ class ChatApp {
     if (!body || article.querySelector('.edit-box')) {
       return;
     }
-    const input = h('textarea', { class: 'input edit-box', 'aria-label': t('Edit message'), rows: 3 });
+    const input = h('textarea', { class: 'input edit-box', 'aria-label': l10n.t('Edit message'), rows: 3 });
     input.value = message.content;
     const cancel = () => {
       box.replaceWith(body);
@@ -292,8 +291,17 @@ class ChatApp {
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'button', class: 'text-button', onClick: send }, icon('send'), h('span', {}, t('Send'))),
-        h('button', { type: 'button', class: 'text-button secondary', onClick: cancel }, h('span', {}, t('Cancel'))),
+        h(
+          'button',
+          { type: 'button', class: 'text-button', onClick: send },
+          icon('send'),
+          h('span', {}, l10n.t('Send')),
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'text-button secondary', onClick: cancel },
+          h('span', {}, l10n.t('Cancel')),
+        ),
       ),
     );
     input.addEventListener('keydown', (e) => {
@@ -310,7 +318,7 @@ class ChatApp {
   }
 
   private setTitle(title: string | undefined): void {
-    this.title.textContent = title || t('New conversation');
+    this.title.textContent = title || l10n.t('New conversation');
     this.title.title = this.title.textContent;
   }
 
@@ -319,7 +327,7 @@ class ChatApp {
       if (button.dataset.imageUrl !== message.url) {
         continue;
       }
-      const alt = imageAlt(button) ?? t('image');
+      const alt = imageAlt(button) ?? l10n.t('image');
       button.replaceWith(
         message.type === 'image/loaded'
           ? h('img', { src: message.dataUri, alt, class: 'loaded-image' })
@@ -371,23 +379,23 @@ class ChatApp {
 function welcome(): HTMLElement {
   return h(
     'section',
-    { class: 'welcome', 'aria-label': t('Welcome') },
+    { class: 'welcome', 'aria-label': l10n.t('Welcome') },
     h('span', { class: 'codicon codicon-sparkle welcome-icon', 'aria-hidden': 'true' }),
-    h('h2', {}, t('Chat with ALPHA')),
+    h('h2', {}, l10n.t('Chat with ALPHA')),
     h(
       'p',
       {},
-      t(
+      l10n.t(
         'Ask about code, ideas or facts. Select code in an editor and choose “Add Selection to Chat” to send it along.',
       ),
     ),
     h(
       'ul',
       {},
-      h('li', {}, t('Enter sends, Shift+Enter starts a new line, Esc stops a reply.')),
-      h('li', {}, t('Ctrl+Up and Ctrl+Down move between messages; Alt+F2 opens a reply as text.')),
-      h('li', {}, t('Every code block can be copied, inserted at the cursor or opened in a new editor.')),
-      h('li', {}, t('Conversations are kept: open them from the history button.')),
+      h('li', {}, l10n.t('Enter sends, Shift+Enter starts a new line, Esc stops a reply.')),
+      h('li', {}, l10n.t('Ctrl+Up and Ctrl+Down move between messages; Alt+F2 opens a reply as text.')),
+      h('li', {}, l10n.t('Every code block can be copied, inserted at the cursor or opened in a new editor.')),
+      h('li', {}, l10n.t('Conversations are kept: open them from the history button.')),
     ),
   );
 }

@@ -1,8 +1,8 @@
 import type { ChatErrorAction, ContextChipView, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { clockTime, h, icon, iconButton } from '../shared/dom';
 import { errorNotice } from './errorNotice';
-import { renderMarkdownInto, StreamRenderer, type Decorate } from './streamRenderer';
+import { renderMarkdownInto, StreamRenderer, type Decorate } from './render';
 
 /** Replies longer than this are drawn over several frames rather than in one go. */
 const LONG_REPLY_CHARS = 65_536;
@@ -31,7 +31,9 @@ export function chip(view: ContextChipView, remove?: () => void): HTMLElement {
     { class: 'chip', title: view.detail },
     icon('file-code'),
     h('span', { class: 'chip-label' }, view.label),
-    remove ? iconButton(t('Remove {0}', view.label), 'close', remove, { class: 'icon-button chip-remove' }) : undefined,
+    remove
+      ? iconButton(l10n.t('Remove {0}', view.label), 'close', remove, { class: 'icon-button chip-remove' })
+      : undefined,
   );
 }
 
@@ -41,11 +43,11 @@ export function chip(view: ContextChipView, remove?: () => void): HTMLElement {
  */
 export function messageElement(message: MessageView, ctx: MessageContext, streaming: boolean): MessageElement {
   const isUser = message.role === 'user';
-  const author = isUser ? t('You') : 'ALPHA';
+  const author = isUser ? l10n.t('You') : 'ALPHA';
   const toolbar = h('div', {
     class: 'message-actions',
     role: 'toolbar',
-    'aria-label': t('{0} message actions', author),
+    'aria-label': l10n.t('{0} message actions', author),
   });
   const body = h('div', { class: isUser ? 'content plain' : 'content markdown' });
   const footer = h('div', { class: 'message-footer' });
@@ -70,18 +72,18 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
   );
   const element: MessageElement = { article, body, footer };
   toolbar.append(
-    iconButton(t('Copy message'), 'copy', () =>
+    iconButton(l10n.t('Copy message'), 'copy', () =>
       ctx.post({ type: 'clipboard/copy', text: element.renderer?.source ?? message.content, what: 'message' }),
     ),
   );
   if (isUser) {
     body.textContent = message.content;
-    toolbar.append(iconButton(t('Edit and resend'), 'edit', () => ctx.edit(message, article)));
+    toolbar.append(iconButton(l10n.t('Edit and resend'), 'edit', () => ctx.edit(message, article)));
   } else if (streaming) {
     element.renderer = new StreamRenderer(body, ctx.decorate, ctx.onRendered);
     element.renderer.reset(message.content);
     footer.replaceChildren(
-      h('span', { class: 'writing' }, icon('loading', true), h('span', {}, t('ALPHA is writing…'))),
+      h('span', { class: 'writing' }, icon('loading', true), h('span', {}, l10n.t('ALPHA is writing…'))),
     );
   } else if (message.content.length > LONG_REPLY_CHARS) {
     // A very long reply from history is drawn like a stream that already ended: in frames of bounded work.
@@ -111,11 +113,11 @@ export function showOutcome(
 ): void {
   const parts: HTMLElement[] = [];
   if (message.status === 'interrupted') {
-    const text = message.notice ?? t('Interrupted before the reply was complete.');
+    const text = message.notice ?? l10n.t('Interrupted before the reply was complete.');
     parts.push(h('div', { class: 'notice interrupted', role: 'note' }, icon('warning'), h('span', {}, text)));
   }
   if (message.status === 'stopped') {
-    parts.push(h('div', { class: 'notice stopped' }, icon('debug-stop'), h('span', {}, t('Stopped.'))));
+    parts.push(h('div', { class: 'notice stopped' }, icon('debug-stop'), h('span', {}, l10n.t('Stopped.'))));
   }
   if (message.status === 'error' && message.error) {
     parts.push(errorNotice(message.error, run));
@@ -139,14 +141,14 @@ function sourcesList(message: MessageView, ctx: MessageContext): HTMLElement {
         : sourceLink(
             source.title,
             'source-title',
-            source.kind === 'web' ? source.url : t('Open in the Encyclopedia view'),
+            source.kind === 'web' ? source.url : l10n.t('Open in the Encyclopedia view'),
             () => openSource(ctx, message, i + 1),
           ),
       source.kind === 'web' && source.url ? h('span', { class: 'source-url' }, hostOf(source.url)) : undefined,
     ),
   );
-  const heading = h('h3', { class: 'sources-heading' }, t('Sources'));
-  return h('section', { class: 'sources', 'aria-label': t('Sources') }, heading, h('ol', {}, ...items));
+  const heading = h('h3', { class: 'sources-heading' }, l10n.t('Sources'));
+  return h('section', { class: 'sources', 'aria-label': l10n.t('Sources') }, heading, h('ol', {}, ...items));
 }
 
 /**
@@ -190,7 +192,7 @@ export function linkMarkers(root: HTMLElement, count: number, open: (n: number) 
       }
       parts.push(text.slice(last, match.index));
       const link = sourceLink(`[${n}]`, 'citation', undefined, () => open(n));
-      link.setAttribute('aria-label', t('Source {0}', n));
+      link.setAttribute('aria-label', l10n.t('Source {0}', n));
       parts.push(link);
       last = match.index + match[0].length;
     }

@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 import { CHAT_LINK_SCHEMES, isWebUrl, parseLink } from '../../shared/links';
 import { makeHostLink } from '../shared/hostLinks';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 
 /** Whether a URL from model output may become a link (opened by the host): http, https, mailto. */
@@ -49,7 +49,7 @@ export function safeFragment(html: string): DocumentFragment {
       a.replaceWith(
         h(
           'span',
-          { class: 'inert-link', title: t('Link not opened: only http, https and mailto links are') },
+          { class: 'inert-link', title: l10n.t('Link not opened: only http, https and mailto links are') },
           a.textContent ?? '',
         ),
       );
@@ -57,13 +57,13 @@ export function safeFragment(html: string): DocumentFragment {
   }
   for (const span of Array.from(fragment.querySelectorAll<HTMLElement>('span.image-placeholder'))) {
     const src = span.dataset.src;
-    const alt = span.dataset.alt || t('image');
+    const alt = span.dataset.alt || l10n.t('image');
     if (isWebUrl(src)) {
       const button = h(
         'button',
-        { type: 'button', class: 'load-image', 'data-image-url': src, title: t('Load {0}', src) },
+        { type: 'button', class: 'load-image', 'data-image-url': src, title: l10n.t('Load {0}', src) },
         icon('file-media'),
-        h('span', {}, t('Load image: {0}', alt)),
+        h('span', {}, l10n.t('Load image: {0}', alt)),
       );
       imageAlts.set(button, alt);
       span.replaceWith(button);

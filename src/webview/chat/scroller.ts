@@ -1,4 +1,4 @@
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 
 /** How close to the bottom still counts as "at the bottom", in pixels. */
@@ -28,7 +28,7 @@ export class Scroller {
       'button',
       { type: 'button', class: 'jump-latest', hidden: true, onClick: () => this.jumpToLatest(true) },
       icon('arrow-down'),
-      h('span', {}, t('Jump to latest')),
+      h('span', {}, l10n.t('Jump to latest')),
     );
     log.addEventListener('scroll', () => this.onScroll(), { passive: true });
   }

@@ -3,7 +3,7 @@
  * in Node. `alphaAxo.chat.announceReplies` picks how much: the first sentence (or the whole reply when it is short),
  * the whole reply, or only that it started and ended.
  */
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 
 /** The values of `alphaAxo.chat.announceReplies`. */
 export type AnnounceMode = 'firstSentence' | 'whole' | 'startAndEnd';
@@ -23,7 +23,7 @@ export function isAnnounceMode(value: unknown): value is AnnounceMode {
 export function spokenText(markdown: string): string {
   return markdown
     .replace(/\r\n?/g, '\n')
-    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*|$)/gm, () => ` ${t('(code block)')}\n`)
+    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*|$)/gm, () => ` ${l10n.t('(code block)')}\n`)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/gm, '$1.')
@@ -49,8 +49,8 @@ export function firstSentence(text: string): string {
 export function replyAnnouncement(markdown: string, mode: AnnounceMode): string {
   const spoken = spokenText(markdown);
   if (mode === 'startAndEnd' || spoken === '') {
-    return t('ALPHA replied.');
+    return l10n.t('ALPHA replied.');
   }
   const said = mode === 'whole' || spoken.length <= WHOLE_REPLY_CHARS ? spoken : firstSentence(spoken);
-  return t('ALPHA replied: {0}', said);
+  return l10n.t('ALPHA replied: {0}', said);
 }

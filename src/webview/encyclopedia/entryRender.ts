@@ -1,6 +1,6 @@
 import type { CitationView, EntryView, FactView, WebviewToHost } from '../../protocol/encyclopediaProtocol';
 import { makeHostLink } from '../shared/hostLinks';
-import { t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
 import { h, icon, textButton } from '../shared/dom';
 import { isWebUrl } from '../../shared/links';
 import { renderMarkdown } from './markdown';
@@ -20,7 +20,7 @@ function citations(list: CitationView[]): HTMLElement | undefined {
   return h(
     'section',
     { 'aria-labelledby': 'sources-heading' },
-    h('h2', { id: 'sources-heading' }, t('Sources')),
+    h('h2', { id: 'sources-heading' }, l10n.t('Sources')),
     h('ol', { class: 'citations' }, ...list.map((c) => h('li', {}, externalLink(c.title, c.url)))),
   );
 }
@@ -40,8 +40,8 @@ function factsTable(facts: FactView[], post: Post): HTMLElement {
           {
             type: 'button',
             class: 'icon-button',
-            'aria-label': t('Insert fact: {0}', f.name),
-            title: t('Insert “{0}” at the cursor', f.value),
+            'aria-label': l10n.t('Insert fact: {0}', f.name),
+            title: l10n.t('Insert “{0}” at the cursor', f.value),
             onClick: () => post({ type: 'fact/insert', index }),
           },
           icon('insert'),
@@ -52,15 +52,15 @@ function factsTable(facts: FactView[], post: Post): HTMLElement {
   return h(
     'table',
     { class: 'facts' },
-    h('caption', {}, t('Facts')),
+    h('caption', {}, l10n.t('Facts')),
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, t('Fact')),
-        h('th', { scope: 'col' }, t('Value')),
+        h('th', { scope: 'col' }, l10n.t('Fact')),
+        h('th', { scope: 'col' }, l10n.t('Value')),
         h('td', { class: 'row-action' }),
       ),
     ),
@@ -83,20 +83,20 @@ function mediaList(media: string[], post: Post): HTMLElement | undefined {
   }
   const items = media.map((url) => {
     const name = mediaName(url);
-    const show = textButton(t('Show image'), 'eye', () => {
+    const show = textButton(l10n.t('Show image'), 'eye', () => {
       show.disabled = true;
-      show.querySelector('span:last-child')!.textContent = t('Loading…');
+      show.querySelector('span:last-child')!.textContent = l10n.t('Loading…');
       post({ type: 'media/load', url });
     });
-    show.setAttribute('aria-label', t('Show image {0}', name));
+    show.setAttribute('aria-label', l10n.t('Show image {0}', name));
     show.dataset.mediaUrl = url;
     return h('li', { class: 'media-item' }, externalLink(name, url), isWebUrl(url) ? show : undefined);
   });
   return h(
     'section',
     { 'aria-labelledby': 'media-heading' },
-    h('h2', { id: 'media-heading' }, t('Media')),
-    h('p', { class: 'hint' }, t('Images load only when you ask for them.')),
+    h('h2', { id: 'media-heading' }, l10n.t('Media')),
+    h('p', { class: 'hint' }, l10n.t('Images load only when you ask for them.')),
     h('ul', { class: 'media' }, ...items),
   );
 }
@@ -108,7 +108,7 @@ function body(text: string, unrecognised?: boolean): HTMLElement {
       h(
         'p',
         { class: 'hint' },
-        t('The service answered in a form this extension does not know; here it is as it came:'),
+        l10n.t('The service answered in a form this extension does not know; here it is as it came:'),
       ),
     );
   }
@@ -135,7 +135,7 @@ export function renderEntry(entry: EntryView, post: Post): HTMLElement {
             { class: 'source-link' },
             icon('link-external'),
             ' ',
-            externalLink(t('Read the article on the web'), entry.url),
+            externalLink(l10n.t('Read the article on the web'), entry.url),
           )
         : undefined,
     );
@@ -145,7 +145,7 @@ export function renderEntry(entry: EntryView, post: Post): HTMLElement {
       'article',
       { 'aria-labelledby': 'entry-title' },
       h('h1', { id: 'entry-title' }, entry.query),
-      h('p', { class: 'meta' }, t('Answer from {0}', entry.modelLabel)),
+      h('p', { class: 'meta' }, l10n.t('Answer from {0}', entry.modelLabel)),
       body(entry.text, entry.unrecognised),
       citations(entry.citations),
     );
@@ -165,7 +165,7 @@ export function renderEntry(entry: EntryView, post: Post): HTMLElement {
   return h(
     'section',
     { 'aria-labelledby': 'entry-title' },
-    h('h1', { id: 'entry-title' }, t('Results for “{0}”', entry.query)),
+    h('h1', { id: 'entry-title' }, l10n.t('Results for “{0}”', entry.query)),
     h('ul', { class: 'results' }, ...results),
   );
 }

@@ -7,7 +7,8 @@ import type {
   WebviewToHost,
 } from '../../protocol/encyclopediaProtocol';
 import { openHostLinksOnEnter } from '../shared/hostLinks';
-import { locale, t } from '../shared/l10n';
+import * as l10n from '@vscode/l10n';
+import { locale } from '../shared/l10n';
 import { applyTextSize } from '../shared/textSize';
 import { h, icon, iconButton, relativeTime, textButton } from '../shared/dom';
 import { renderEntry } from './entryRender';
@@ -27,24 +28,28 @@ document.body.dataset.view = 'encyclopedia';
 function toolbar(nav: NavView, entryActions: 'none' | 'entry' | 'article'): HTMLElement {
   const bar = h(
     'div',
-    { role: 'toolbar', 'aria-label': t('Encyclopedia'), class: 'toolbar' },
-    iconButton(t('Back'), 'arrow-left', () => post({ type: 'history/back' }), { disabled: !nav.canGoBack }),
-    iconButton(t('Forward'), 'arrow-right', () => post({ type: 'history/forward' }), { disabled: !nav.canGoForward }),
+    { role: 'toolbar', 'aria-label': l10n.t('Encyclopedia'), class: 'toolbar' },
+    iconButton(l10n.t('Back'), 'arrow-left', () => post({ type: 'history/back' }), { disabled: !nav.canGoBack }),
+    iconButton(l10n.t('Forward'), 'arrow-right', () => post({ type: 'history/forward' }), {
+      disabled: !nav.canGoForward,
+    }),
     nav.length
       ? h(
           'span',
-          { class: 'position', 'aria-label': t('Lookup {0} of {1}', nav.index, nav.length) },
+          { class: 'position', 'aria-label': l10n.t('Lookup {0} of {1}', nav.index, nav.length) },
           `${nav.index}/${nav.length}`,
         )
       : undefined,
   );
   if (entryActions !== 'none') {
     bar.append(
-      iconButton(t('Refresh'), 'refresh', () => post({ type: 'lookup/refresh' })),
+      iconButton(l10n.t('Refresh'), 'refresh', () => post({ type: 'lookup/refresh' })),
       h('span', { class: 'spacer' }),
-      textButton(t('Open as Markdown'), 'markdown', () => post({ type: 'entry/openMarkdown' })),
-      entryActions === 'article' ? textButton(t('Insert fact'), 'insert', () => post({ type: 'fact/insert' })) : '',
-      textButton(t('Ask ALPHA about this'), 'comment-discussion', () => post({ type: 'entry/askAlpha' })),
+      textButton(l10n.t('Open as Markdown'), 'markdown', () => post({ type: 'entry/openMarkdown' })),
+      entryActions === 'article'
+        ? textButton(l10n.t('Insert fact'), 'insert', () => post({ type: 'fact/insert' }))
+        : '',
+      textButton(l10n.t('Ask ALPHA about this'), 'comment-discussion', () => post({ type: 'entry/askAlpha' })),
     );
   }
   return bar;
@@ -56,16 +61,16 @@ function sourceBadge(source: SourceView): HTMLElement | undefined {
       'div',
       { class: 'notice stale', role: 'status' },
       icon('cloud-offline'),
-      h('span', {}, t('Cached result from {0}. {1}', relativeTime(source.storedAt), source.notice ?? '')),
+      h('span', {}, l10n.t('Cached result from {0}. {1}', relativeTime(source.storedAt), source.notice ?? '')),
     );
   }
   if (source.cached) {
     const when = new Date(source.storedAt).toLocaleString(locale());
     return h(
       'div',
-      { class: 'badge', title: t('Fetched {0}', when) },
+      { class: 'badge', title: l10n.t('Fetched {0}', when) },
       icon('database'),
-      h('span', {}, t('Cached · {0}', relativeTime(source.storedAt))),
+      h('span', {}, l10n.t('Cached · {0}', relativeTime(source.storedAt))),
     );
   }
   return undefined;
@@ -87,20 +92,20 @@ function welcome(): HTMLElement {
   return h(
     'section',
     { class: 'welcome', 'aria-labelledby': 'welcome-title' },
-    h('h1', { id: 'welcome-title' }, t('AXO Encyclopedia')),
+    h('h1', { id: 'welcome-title' }, l10n.t('AXO Encyclopedia')),
     h(
       'p',
       {},
-      t(
+      l10n.t(
         'Ask a factual question, search, or open an article. Select text in an editor and choose “Look Up in AXO” from its context menu. Terms you look up show their facts when you hover them in any editor.',
       ),
     ),
     h(
       'div',
       { class: 'actions' },
-      textButton(t('Ask…'), 'question', () => post({ type: 'command/run', command: 'axo.ask' })),
-      textButton(t('Search…'), 'search', () => post({ type: 'command/run', command: 'axo.search' })),
-      textButton(t('Open Article…'), 'book', () => post({ type: 'command/run', command: 'axo.article' })),
+      textButton(l10n.t('Ask…'), 'question', () => post({ type: 'command/run', command: 'axo.ask' })),
+      textButton(l10n.t('Search…'), 'search', () => post({ type: 'command/run', command: 'axo.search' })),
+      textButton(l10n.t('Open Article…'), 'book', () => post({ type: 'command/run', command: 'axo.article' })),
     ),
   );
 }
@@ -121,7 +126,7 @@ function render(message: HostToWebview): void {
           { class: 'loading', role: 'status', 'aria-live': 'polite' },
           icon('loading', true),
           h('span', {}, `${message.label}…`),
-          textButton(t('Cancel'), 'close', () => post({ type: 'lookup/cancel', requestId: message.requestId })),
+          textButton(l10n.t('Cancel'), 'close', () => post({ type: 'lookup/cancel', requestId: message.requestId })),
         ),
       );
       break;
@@ -168,7 +173,7 @@ function showMedia(message: Extract<HostToWebview, { type: 'media/loaded' | 'med
     }
     const item = button.closest('li');
     if (message.type === 'media/loaded') {
-      const name = item?.querySelector('a, .inert-link')?.textContent ?? t('Image');
+      const name = item?.querySelector('a, .inert-link')?.textContent ?? l10n.t('Image');
       button.replaceWith(h('img', { src: message.dataUri, alt: name, class: 'media-image' }));
     } else {
       button.replaceWith(h('span', { class: 'hint', role: 'status' }, message.message));

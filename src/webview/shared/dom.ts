@@ -1,4 +1,5 @@
-import { locale, t } from './l10n';
+import * as l10n from '@vscode/l10n';
+import { locale } from './l10n';
 
 /** Attributes and handlers of an element built with `h`. */
 export interface Props {
@@ -54,7 +55,7 @@ export function textButton(label: string, iconName: string, onClick: () => void,
 export function relativeTime(then: number, now = Date.now()): string {
   const seconds = Math.round((now - then) / 1000);
   if (seconds < 45) {
-    return t('just now');
+    return l10n.t('just now');
   }
   const rtf = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' });
   const minutes = Math.round(seconds / 60);

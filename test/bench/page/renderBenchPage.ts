@@ -1,11 +1,11 @@
 // Browser code for the chat render bench, bundled by esbuild at bench time (see chatRender.bench.ts). It runs the
 // chat's real StreamRenderer and a naive renderer on the same deltas in the same page.
 import DOMPurify from 'dompurify';
-import { lexBlocks, renderBlocks } from '../../../src/webview/chat/markdownBlocks';
+import { lexBlocks, renderBlocks } from '../../../src/webview/chat/render/markdownBlocks';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
 import { messageElement, type MessageContext } from '../../../src/webview/chat/messageView';
-import { drawRecent, OlderMessages } from '../../../src/webview/chat/olderMessages';
-import { StreamRenderer } from '../../../src/webview/chat/streamRenderer';
+import { drawRecent, OlderMessages } from '../../../src/webview/chat/render/olderMessages';
+import { StreamRenderer } from '../../../src/webview/chat/render/streamRenderer';
 import { decorateCodeBlocks } from '../../../src/webview/chat/codeBlocks';
 
 /** What one renderer cost: total main-thread time and the time of each delta (append + its frame). */

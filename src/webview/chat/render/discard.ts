@@ -1,4 +1,5 @@
-import { whenIdle, type Schedule } from './olderMessages';
+import { CLASS } from './classNames';
+import { whenIdle, type Schedule } from './schedule';
 
 /** How long one idle slice may spend taking pieces out of the page. */
 const SLICE_BUDGET_MS = 8;
@@ -17,7 +18,7 @@ export function discardMessages(elements: readonly Element[], schedule: Schedule
       element.remove();
       continue;
     }
-    element.classList.add('discarded');
+    element.classList.add(CLASS.discarded);
     element.setAttribute('aria-hidden', 'true');
     for (const blocks of long) {
       for (const section of Array.from(blocks.children)) {
@@ -47,8 +48,8 @@ export function discardMessages(elements: readonly Element[], schedule: Schedule
  * header): a query over the whole subtree would visit every element of a reply of megabytes.
  */
 function longReplyBlocks(element: Element): Element[] {
-  const replies = element.classList.contains('older-messages') ? Array.from(element.children) : [element];
+  const replies = element.classList.contains(CLASS.olderMessages) ? Array.from(element.children) : [element];
   return replies
-    .map((reply) => reply.querySelector(':scope > .content > .blocks'))
+    .map((reply) => reply.querySelector(`:scope > .content > .${CLASS.blocks}`))
     .filter((blocks): blocks is Element => blocks !== null && blocks.childElementCount > 1);
 }

@@ -1,9 +1,10 @@
 import type { Token } from 'marked';
+import { CLASS } from './classNames';
 import { LateReferences } from './lateReferences';
 import { lexBlocks, proseOf, renderBlocks, type LinkMap } from './markdownBlocks';
-import { afterFrame, whenIdle, type Schedule } from './olderMessages';
-import { safeFragment } from './safeHtml';
-import type { DecorateStage } from './codeBlocks';
+import { afterFrame, whenIdle, type Schedule } from './schedule';
+import { safeFragment } from '../safeHtml';
+import type { DecorateStage } from '../codeBlocks';
 
 /** What the renderer does to each rendered piece (code blocks wrapped; actions and highlighting, see DecorateStage). */
 export type Decorate = (piece: DocumentFragment | HTMLElement, stage: DecorateStage) => void;
@@ -27,8 +28,6 @@ const SLEEP_AFTER_CHARS = 512 * 1024;
  */
 const TOLD_WHEN_SHOWN =
   typeof HTMLElement !== 'undefined' && 'oncontentvisibilityautostatechange' in HTMLElement.prototype;
-/** A chunk not decorated yet (it has not been shown). */
-const PLAIN = 'plain';
 
 /** A section of chunks and where the Markdown its blocks were drawn from lies in the reply's text. */
 interface Section {
@@ -82,7 +81,7 @@ export class FinishedBlocks {
     private readonly schedule: Schedule = whenIdle,
   ) {
     this.element = document.createElement('div');
-    this.element.className = 'blocks';
+    this.element.className = CLASS.blocks;
     if (TOLD_WHEN_SHOWN) {
       // The event does not bubble; a capturing listener sees it for every chunk and section of this reply.
       this.element.addEventListener('contentvisibilityautostatechange', (event) => this.stateChanged(event), true);
@@ -178,7 +177,7 @@ export class FinishedBlocks {
   private startSection(): void {
     const previous = this.section;
     const element = document.createElement('div');
-    element.className = 'section';
+    element.className = CLASS.section;
     this.section = { element, start: this.chars, end: this.chars, skipped: false, asleep: false, chunks: [] };
     this.sections.set(element, this.section);
     this.sectionChunks = 0;
@@ -191,7 +190,7 @@ export class FinishedBlocks {
   private stateChanged(event: Event): void {
     const target = event.target as HTMLElement;
     const skipped = (event as ContentVisibilityAutoStateChangeEvent).skipped;
-    if (target.classList.contains(PLAIN)) {
+    if (target.classList.contains(CLASS.plain)) {
       if (skipped) {
         this.shown.delete(target);
       } else {
@@ -217,8 +216,8 @@ export class FinishedBlocks {
    * reply streams past, the chunks scrolled through are not highlighted for a moment each, only those that stay.
    */
   private decorateShown(chunk: HTMLElement): void {
-    if (this.shown.has(chunk) && chunk.classList.contains(PLAIN)) {
-      chunk.classList.remove(PLAIN);
+    if (this.shown.has(chunk) && chunk.classList.contains(CLASS.plain)) {
+      chunk.classList.remove(CLASS.plain);
       this.decorate(chunk, 'final');
     }
   }
@@ -257,9 +256,9 @@ export class FinishedBlocks {
       i = end;
     }
     section.asleep = false;
-    section.element.classList.add('measuring');
+    section.element.classList.add(CLASS.measuring);
     section.element.style.height = '';
-    afterFrame(() => section.element.classList.remove('measuring'));
+    afterFrame(() => section.element.classList.remove(CLASS.measuring));
   }
 }
 
@@ -276,11 +275,11 @@ function batchEnd(tokens: Token[], start: number, room: number): [number, number
 
 function newChunk(start: number): Chunk {
   const element = document.createElement('div');
-  element.className = TOLD_WHEN_SHOWN ? `chunk ${PLAIN}` : 'chunk';
+  element.className = TOLD_WHEN_SHOWN ? `${CLASS.chunk} ${CLASS.plain}` : CLASS.chunk;
   return { element, start, end: start };
 }
 
 /** How far a chunk's blocks are decorated: not at all until it is first shown. */
 function stageOf(chunk: Chunk): DecorateStage {
-  return chunk.element.classList.contains(PLAIN) ? 'plain' : 'final';
+  return chunk.element.classList.contains(CLASS.plain) ? 'plain' : 'final';
 }

@@ -1,3 +1,6 @@
+import { CLASS } from './classNames';
+import { afterFrame, whenIdle, type Schedule } from './schedule';
+
 /** At most this many of the newest messages are drawn at once when a conversation is shown. */
 const RECENT_MESSAGES = 12;
 /**
@@ -36,31 +39,6 @@ const CHUNK = 10;
  * slice stays near 50 ms, leaving room for input even on a slow or busy machine.
  */
 const SLICE_BUDGET_MS = 24;
-
-/** Runs `callback` when the page is idle (soon, in any case). */
-export type Schedule = (callback: () => void) => void;
-
-export const whenIdle: Schedule = (callback) => {
-  if (typeof requestIdleCallback === 'function') {
-    requestIdleCallback(() => callback(), { timeout: 200 });
-  } else {
-    setTimeout(callback, 0);
-  }
-};
-
-/**
- * Runs `callback` after the page has drawn a frame: an element laid out in full ('measuring') records the size it
- * keeps while skipped (`contain-intrinsic-size: auto`) only when a frame is rendered, and an idle callback may run
- * before one (its 200 ms timeout fires as a task on a busy page). Taking 'measuring' off earlier left the element at
- * its placeholder size, which it then changed when scrolled into view: a jump.
- */
-export function afterFrame(callback: () => void): void {
-  if (typeof requestAnimationFrame === 'function') {
-    requestAnimationFrame(() => setTimeout(callback, 0));
-  } else {
-    setTimeout(callback, 0);
-  }
-}
 
 /**
  * Draws the older messages of a conversation above the ones already shown, newest first, a slice per idle moment
@@ -118,7 +96,7 @@ export class OlderMessages<T> {
     // skipped, and then takes the height it had (contain-intrinsic-size: auto), so scrolling up through it later
     // does not jump.
     const slice = document.createElement('div');
-    slice.className = 'older-messages measuring';
+    slice.className = `${CLASS.olderMessages} ${CLASS.measuring}`;
     // Newest first, until the slice is full or the task's budget is spent.
     let from = this.end;
     while (from > start && (from === this.end || performance.now() < deadline)) {
@@ -128,7 +106,7 @@ export class OlderMessages<T> {
     const anchor = this.log.firstElementChild;
     const before = anchor?.getBoundingClientRect().top ?? 0;
     this.log.insertBefore(slice, this.log.firstChild);
-    afterFrame(() => slice.classList.remove('measuring'));
+    afterFrame(() => slice.classList.remove(CLASS.measuring));
     if (anchor) {
       const want = this.log.scrollTop + anchor.getBoundingClientRect().top - before + this.carry;
       this.log.scrollTop = want;

@@ -8,8 +8,9 @@ import {
   splitFinished,
   type LinkMap,
 } from './markdownBlocks';
+import { CLASS } from './classNames';
 import { FinishedBlocks, type Decorate } from './finishedBlocks';
-import { safeFragment } from './safeHtml';
+import { safeFragment } from '../safeHtml';
 
 /**
  * A frame lexes the unfinished text in windows of about this many characters, and starts another window only while
@@ -68,7 +69,7 @@ export class StreamRenderer {
       () => this.links,
     );
     this.liveEl = document.createElement('div');
-    this.liveEl.className = 'live-block';
+    this.liveEl.className = CLASS.liveBlock;
     container.replaceChildren(this.finished.element, this.liveEl);
   }
 
