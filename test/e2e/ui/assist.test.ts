@@ -8,7 +8,7 @@ import { type RecordedRequest } from '../../fakeService/fakeService';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { chatFrame, clearNotifications, poll, waitForToast } from '../harness/workbench';
+import { chatFrame, clearNotifications, fillInputBox, poll, waitForToast } from '../harness/workbench';
 import {
   activeEditor,
   clickNotificationButton,
@@ -41,6 +41,16 @@ const DOCUMENTED = [
 ].join('\n');
 const DOC_REPLY = `Here is the function with its documentation:\n\n\`\`\`js\n${DOCUMENTED}\n\`\`\`\n\nI added a JSDoc comment.`;
 const DOC_JS = [`// ${replyDirective(DOC_REPLY)}`, '', 'function add(a, b) {', '  return a + b;', '}', ''].join('\n');
+const REFACTORED = ['const mul = (a, b) => a * b;'].join('\n');
+const REFACTOR_REPLY = `\`\`\`js\n${REFACTORED}\n\`\`\`\n\nAn arrow function says the same in one line.`;
+const REFACTOR_JS = [
+  `// ${replyDirective(REFACTOR_REPLY)}`,
+  '',
+  'function mul(a, b) {',
+  '  return a * b;',
+  '}',
+  '',
+].join('\n');
 const NO_CODE_REPLY = 'This function is small and its name says what it does; I would leave it without a comment.';
 const NO_CODE_JS = [`// ${replyDirective(NO_CODE_REPLY)}`, '', 'function sub(a, b) {', '  return a - b;', '}', ''].join(
   '\n',
@@ -108,6 +118,7 @@ describe('ALPHA code assistance in the packaged extension', function () {
     workspaceFiles: {
       'explain.js': EXPLAIN_JS,
       'doc.js': DOC_JS,
+      'refactor.js': REFACTOR_JS,
       'nocode.js': NO_CODE_JS,
       'calc.js': CALC_JS,
       'broken.ts': BROKEN_TS,
@@ -245,6 +256,26 @@ describe('ALPHA code assistance in the packaged extension', function () {
     await diffClosed(page, 'the diff did not close on Discard');
     await openWorkspaceFile(page, 'doc.js');
     assert.equal(await editorText(activeEditor(page)), before, 'Discard changed nothing');
+  });
+
+  it('Refactor asks what to change, sends it with the code, and Apply writes the proposal', async () => {
+    const page = session.page;
+    const start = service().requests.length;
+    await runOnLines(page, 'refactor.js', 3, 3, 'ALPHA: Refactor Selection…');
+    await fillInputBox(page, 'Use an arrow function');
+    await waitForToast(page, REVIEW);
+    const diff = page.locator('.editor-group-container.active .monaco-diff-editor').first();
+    await diff.waitFor({ state: 'visible', timeout: 15_000 });
+    await diff.locator('.editor.modified .view-line', { hasText: 'const mul' }).waitFor({ timeout: 10_000 });
+    const prompt = await lastPrompt(start);
+    assert.match(prompt, /Use an arrow function/, 'the request says what to change');
+    assert.match(prompt, /function mul\(a, b\)/, 'the request carries the code');
+    await clickNotificationButton(page, REVIEW, 'Apply');
+    await waitForEditorText(
+      activeEditor(page),
+      REFACTOR_JS.replace('function mul(a, b) {\n  return a * b;\n}', REFACTORED),
+    );
+    await diffClosed(page, 'the diff did not close after Apply');
   });
 
   it('a reply without code goes to the chat as the answer, without asking ALPHA a second time', async () => {
