@@ -137,7 +137,13 @@ export async function runCommandOnSelection(page: Page, title: string, timeoutMs
       await input.fill(`>${title}`, { timeout: 3_000 });
       await row.waitFor({ state: 'visible', timeout: 2_000 });
       await row.click({ timeout: 3_000 });
-      await widget.waitFor({ state: 'hidden', timeout: 5_000 });
+      // The palette closes, or turns into the command's own input box (Refactor asks what to change).
+      await poll(
+        async () =>
+          !(await widget.isVisible()) || !(await input.inputValue({ timeout: 1_000 }).catch(() => '')).startsWith('>'),
+        5_000,
+        `the palette did not close after choosing "${title}"`,
+      );
       return;
     } catch (error) {
       if (await input.isVisible()) {
