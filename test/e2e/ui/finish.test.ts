@@ -85,19 +85,44 @@ async function waitForStatus(page: Page, label: RegExp, timeoutMs = 15_000): Pro
  */
 async function setUserSetting(page: Page, userDataDir: string, key: string, value: unknown): Promise<void> {
   const file = path.join(userDataDir, 'User', 'settings.json');
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  settings[key] = value;
-  await runCommand(page, 'Preferences: Open User Settings (JSON)');
-  // It opens focused (in a tab, or over the editors in newer versions).
-  await page.locator('.monaco-editor.focused').waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Control+A');
-  // One line, so nothing is indented; whatever the editor closed by itself after the cursor is removed.
-  await page.keyboard.insertText(JSON.stringify(settings));
-  await page.keyboard.press('Shift+Control+End');
-  await page.keyboard.press('Delete');
-  await page.keyboard.press('Control+S');
-  await poll(async () => settingsFile(file)?.[key] === value, 10_000, `the user settings did not take ${key}`);
-  await runCommand(page, 'View: Close Editor');
+  for (let attempt = 1; ; attempt++) {
+    let settings: Record<string, unknown> | undefined;
+    await poll(async () => (settings = settingsFile(file)) !== undefined, 10_000, 'the user settings are unreadable');
+    const text = JSON.stringify({ ...settings, [key]: value });
+    await runCommand(page, 'Preferences: Open User Settings (JSON)');
+    // It opens focused (in a tab, or over the editors in newer versions): type only once the focused editor is the
+    // settings file (it shows the base URL the harness set), never into the editor that had the focus before.
+    const editor = page.locator('.monaco-editor.focused');
+    await poll(
+      async () =>
+        /alphaAxo\.baseUrl/.test(
+          await editor
+            .locator('.view-lines')
+            .innerText({ timeout: 1_000 })
+            .catch(() => ''),
+        ),
+      10_000,
+      'the focused editor is not the user settings',
+    );
+    await page.keyboard.press('Control+A');
+    // One line, so nothing is indented; whatever the editor closed by itself after the cursor is removed.
+    await page.keyboard.insertText(text);
+    await page.keyboard.press('Shift+Control+End');
+    await page.keyboard.press('Delete');
+    await page.keyboard.press('Control+S');
+    try {
+      await poll(async () => settingsFile(file)?.[key] === value, 10_000, `the user settings did not take ${key}`);
+    } catch (error) {
+      // Not saved: close it unsaved, so it does not cover the workbench (a modal editor blocks clicks), and again.
+      await runCommand(page, 'View: Revert and Close Editor');
+      if (attempt === 3) {
+        throw error;
+      }
+      continue;
+    }
+    await runCommand(page, 'View: Close Editor');
+    return;
+  }
 }
 
 /** The "ALPHA & AXO" log channel's files under the run's user data (code-server writes them under logs/). */
