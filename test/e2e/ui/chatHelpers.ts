@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { ConsoleMessage, Dialog, FrameLocator, Locator, Page } from 'playwright-core';
 import { filesUnder } from '../harness/paths';
 import { chatFrame, poll, runCommand } from '../harness/workbench';
 
@@ -107,11 +107,56 @@ export function storedConversation(
   return undefined;
 }
 
-/** Reloads the window through the palette and waits for the workbench. */
+/**
+ * Reloads the window through the palette and waits until the page holds a new workbench.
+ *
+ * The reload is checked, not assumed: VS Code in a browser vetoes an unload when one of its shutdown participants
+ * answers late (a backup still pending, a promise), and the browser then asks "Leave site?". Playwright dismisses
+ * such a dialog unless someone handles it, and a dismissed dialog keeps the old page: its extension host runs on and
+ * a streaming reply goes on streaming, so the test after would read the old window. Here a `beforeunload` dialog is
+ * accepted (as a user choosing Reload would), and the old document carries a marker the new one lacks. When no new
+ * document comes, the command is run once more, and then the error says what the workbench logged about its
+ * shutdown.
+ */
 export async function reloadWindow(page: Page): Promise<void> {
-  // Focus the editor area first: the palette helper presses Escape, which in the chat stops a streaming reply.
-  await page.locator('.part.editor').click({ position: { x: 40, y: 40 } });
-  await runCommand(page, 'Developer: Reload Window');
+  const markOld = () => ((globalThis as Record<string, unknown>).__alphaOldDocument = true);
+  const isOld = () => (globalThis as Record<string, unknown>).__alphaOldDocument === true;
+  await page.evaluate(markOld);
+  const shutdown: string[] = [];
+  const onConsole = (message: ConsoleMessage) => {
+    if (/lifecycle|veto/i.test(message.text())) {
+      shutdown.push(message.text().replace(/%c\s*\S+\s+color:\s*#\w+\s*/g, ''));
+    }
+  };
+  const onDialog = (dialog: Dialog) => {
+    shutdown.push(`a "${dialog.type()}" dialog (${dialog.type() === 'beforeunload' ? 'accepted' : 'dismissed'})`);
+    void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+  };
+  page.on('console', onConsole);
+  page.on('dialog', onDialog);
+  // During the navigation evaluate fails ("execution context was destroyed"): that is not a new document yet.
+  const reloaded = async () => !(await page.evaluate(isOld).catch(() => true));
+  try {
+    for (let attempt = 1; ; attempt++) {
+      // Focus the editor area first: the palette helper presses Escape, which in the chat stops a streaming reply.
+      await page.locator('.part.editor').click({ position: { x: 40, y: 40 } });
+      await runCommand(page, 'Developer: Reload Window');
+      try {
+        await poll(reloaded, attempt === 1 ? 30_000 : 60_000, 'no new document');
+        break;
+      } catch (error) {
+        if (attempt === 2) {
+          throw new Error(
+            `the window did not reload (twice asked); the workbench said: ${JSON.stringify(shutdown.slice(-8))}`,
+            { cause: error },
+          );
+        }
+      }
+    }
+  } finally {
+    page.off('console', onConsole);
+    page.off('dialog', onDialog);
+  }
   await page.waitForLoadState('domcontentloaded');
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
 }
