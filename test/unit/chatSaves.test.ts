@@ -7,7 +7,8 @@ import { ConversationEncoder } from '../../src/core/chat/conversationEncoder';
 import { ConversationStore } from '../../src/core/chat/conversationStore';
 import { nodeFolderWatcher } from '../../src/core/chat/folderWatcher';
 import { silentLogger, type Logger } from '../../src/core/logger';
-import { ChatSession, type ExternalChange } from '../../src/features/chat/chatSession';
+import type { ExternalChange } from '../../src/core/chat/chatState';
+import { ChatSession } from '../../src/features/chat/chatSession';
 import { memoryMemento } from '../support/memoryMemento';
 
 function withTurns(count: number): Conversation {

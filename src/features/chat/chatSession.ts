@@ -14,6 +14,7 @@ import {
   type ConversationSummary,
   type StoreChange,
 } from '../../core/chat/conversationStore';
+import type { ConversationHolder, ExternalChange } from '../../core/chat/chatState';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/errors';
 import * as l10n from '@vscode/l10n';
@@ -26,12 +27,6 @@ export const STREAM_SAVE_INTERVAL_MS = 500;
 /** The first wait before a failed save is tried again; it doubles up to SAVE_RETRY_MAX_MS. */
 const SAVE_RETRY_MS = 2_000;
 const SAVE_RETRY_MAX_MS = 30_000;
-
-/** What another window changed: the conversation shown (now updated in `conversation`), the list, or both. */
-export interface ExternalChange {
-  conversation: boolean;
-  list: boolean;
-}
 
 /** How a session reaches the user; optional so tests can leave it out. */
 export interface SessionOptions {
@@ -46,7 +41,7 @@ export interface SessionOptions {
  * conversation is saved through a throttle while a reply streams, at once otherwise, and its id is remembered per
  * workspace so a reload comes back to it.
  */
-export class ChatSession implements vscode.Disposable {
+export class ChatSession implements ConversationHolder, vscode.Disposable {
   conversation: Conversation = newConversation();
   /** Context chips for the next prompt. */
   pending: ContextItem[] = [];

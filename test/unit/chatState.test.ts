@@ -1,0 +1,535 @@
+import * as assert from 'node:assert/strict';
+import type { ChatRequest } from '../../src/core/alphaClient';
+import {
+  ChatState,
+  type ChatStateListener,
+  type ConversationHolder,
+  type ExternalChange,
+  type ReplySettings,
+} from '../../src/core/chat/chatState';
+import {
+  INTERRUPTED_NOTICE,
+  newConversation,
+  type ContextItem,
+  type Conversation,
+  type StoredMessage,
+} from '../../src/core/chat/conversation';
+import { summaryOf, type ConversationSummary } from '../../src/core/chat/conversationStore';
+import type { GroundingResult } from '../../src/core/chat/grounding';
+import type { ReplySource } from '../../src/core/chat/replyRunner';
+import { ServiceError } from '../../src/core/errors';
+import { silentLogger, type Logger } from '../../src/core/logger';
+
+/** A promise and the function that settles it. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * A reply source the test drives: each reply yields `pieces`; while `held`, it stops after the first piece until
+ * `release()` or an abort (as the real client does, an abort ends the stream; runReply then records "stopped").
+ */
+class ScriptedSource implements ReplySource {
+  readonly requests: ChatRequest[] = [];
+  held = false;
+  failWith: Error | undefined;
+  private gate = deferred();
+
+  constructor(public pieces: string[] = ['Hello', ', world.']) {}
+
+  release(): void {
+    this.held = false;
+    this.gate.resolve();
+    this.gate = deferred();
+  }
+
+  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
+    this.requests.push(request);
+    for (const [i, piece] of this.pieces.entries()) {
+      if (i === 1 && this.held) {
+        await Promise.race([this.gate.promise, aborted(signal)]);
+      }
+      if (signal?.aborted) {
+        return;
+      }
+      if (i === 1 && this.failWith) {
+        throw this.failWith;
+      }
+      yield piece;
+      await Promise.resolve();
+    }
+  }
+
+  complete(request: ChatRequest): Promise<string> {
+    this.requests.push(request);
+    return Promise.resolve(this.pieces.join(''));
+  }
+}
+
+/** Settles when `signal` aborts, at once when it already has. */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve();
+    }
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** The conversations in memory, as the store would keep them: a save copies the conversation shown. */
+class MemoryHolder implements ConversationHolder {
+  conversation: Conversation = newConversation();
+  pending: ContextItem[] = [];
+  saveFailing = false;
+  readonly files = new Map<string, Conversation>();
+  syncSaves = 0;
+  /** While set, a switch waits for it (after reading, before showing): a slow disk. */
+  switchGate: Promise<void> | undefined;
+  private readonly listeners = new Set<(change: ExternalChange) => void>();
+
+  init(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  list(): Promise<ConversationSummary[]> {
+    return Promise.resolve([...this.files.values()].map(summaryOf).sort((a, b) => b.updatedAt - a.updatedAt));
+  }
+
+  async switchTo(id: string): Promise<boolean> {
+    const found = this.files.get(id);
+    await this.switchGate;
+    if (!found) {
+      return false;
+    }
+    await this.saveNow();
+    this.conversation = structuredClone(found);
+    return true;
+  }
+
+  async startNew(): Promise<void> {
+    await this.saveNow();
+    this.conversation = newConversation();
+  }
+
+  delete(id: string): Promise<void> {
+    this.files.delete(id);
+    if (id === this.conversation.id) {
+      this.conversation = newConversation();
+    }
+    return Promise.resolve();
+  }
+
+  scheduleSave(): void {
+    this.write();
+  }
+
+  saveNow(): Promise<void> {
+    this.write();
+    return Promise.resolve();
+  }
+
+  saveSync(): void {
+    this.syncSaves++;
+    this.write();
+  }
+
+  private write(): void {
+    if (this.conversation.messages.length > 0) {
+      this.files.set(this.conversation.id, structuredClone(this.conversation));
+    }
+  }
+
+  onDidChangeExternally(listener: (change: ExternalChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  fire(change: ExternalChange): void {
+    this.listeners.forEach((l) => l(change));
+  }
+}
+
+/** Records what the state tells, in order, as short strings ("started 1", "delta 1 Hello", "ended 1 stopped"…). */
+class Recorder implements ChatStateListener {
+  readonly events: string[] = [];
+  failStart = false;
+  private waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
+
+  replyStarted(requestId: number, user: StoredMessage): Promise<void> {
+    if (this.failStart) {
+      return Promise.reject(new Error('the pages could not be told'));
+    }
+    this.note(`started ${requestId} ${user.content}`);
+    return Promise.resolve();
+  }
+  replyDelta(requestId: number, text: string): void {
+    this.note(`delta ${requestId} ${text}`);
+  }
+  replyNotice(requestId: number, notice: string): void {
+    this.note(`notice ${requestId} ${notice}`);
+  }
+  replyEnded(requestId: number, reply: StoredMessage): void {
+    this.note(`ended ${requestId} ${reply.status ?? ''}`);
+  }
+  conversationChanged(): Promise<void> {
+    this.note('redraw');
+    return Promise.resolve();
+  }
+  listChanged(): Promise<void> {
+    this.note('list');
+    return Promise.resolve();
+  }
+  streamingChanged(streaming: boolean): void {
+    this.note(streaming ? 'streaming' : 'idle');
+  }
+
+  /** Settles when an event matching `pattern` has been told (at once when it already was). */
+  when(pattern: RegExp): Promise<void> {
+    if (this.events.some((e) => pattern.test(e))) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiters.push({ pattern, resolve }));
+  }
+
+  private note(event: string): void {
+    this.events.push(event);
+    this.waiters = this.waiters.filter((w) => !(w.pattern.test(event) && (w.resolve(), true)));
+  }
+}
+
+function setup(
+  options: { settings?: Partial<ReplySettings>; ground?: (p: string, s: AbortSignal) => Promise<GroundingResult> } = {},
+) {
+  const holder = new MemoryHolder();
+  const source = new ScriptedSource();
+  const recorder = new Recorder();
+  const warnings: string[] = [];
+  const log: Logger = { ...silentLogger, warn: (m) => warnings.push(m) };
+  const settings: ReplySettings = { model: 'alpha-1', stream: true, groundByDefault: false, ...options.settings };
+  const state = new ChatState({
+    holder,
+    source,
+    settings: () => settings,
+    ground: options.ground,
+    listener: recorder,
+    log,
+  });
+  return { holder, source, recorder, state, warnings };
+}
+
+function shape(messages: readonly StoredMessage[]): string[] {
+  return messages.map((m) => (m.role === 'user' ? `user: ${m.content}` : `ALPHA (${m.status}): ${m.content}`));
+}
+
+describe('chat state (src/core/chat/chatState)', () => {
+  it('send: adds the prompt and its reply, streams it, saves it, and tells in order', async () => {
+    const { state, holder, source, recorder } = setup();
+    await state.send('What is TypeScript?');
+    assert.deepEqual(shape(holder.conversation.messages), ['user: What is TypeScript?', 'ALPHA (done): Hello, world.']);
+    assert.equal(holder.conversation.title, 'What is TypeScript?');
+    assert.deepEqual(recorder.events, [
+      'streaming',
+      'started 1 What is TypeScript?',
+      'delta 1 Hello',
+      'delta 1 , world.',
+      'idle',
+      'ended 1 done',
+      'list',
+    ]);
+    assert.deepEqual(source.requests[0].messages, [{ role: 'user', content: 'What is TypeScript?' }]);
+    assert.deepEqual(shape(holder.files.get(holder.conversation.id)?.messages ?? []), [
+      'user: What is TypeScript?',
+      'ALPHA (done): Hello, world.',
+    ]);
+    assert.equal(state.runningReply, undefined);
+  });
+
+  it('send: takes the pending context with the prompt, once; nothing to send sends nothing', async () => {
+    const { state, holder, source } = setup();
+    const chip = { id: 'c1', label: 'main.ts:1-3', content: 'let x = 1;' };
+    state.addContext([chip, { ...chip, id: 'c2' }]);
+    assert.equal(state.pending.length, 1, 'the same label and content once');
+    await state.send('Explain');
+    assert.deepEqual(holder.conversation.messages[0].context, [chip]);
+    assert.equal(state.pending.length, 0);
+    await state.send('   ');
+    assert.equal(holder.conversation.messages.length, 2);
+    assert.equal(source.requests.length, 1);
+  });
+
+  it('stop: ends the running reply as stopped, keeps what arrived and saves it; another request id is left alone', async () => {
+    const { state, holder, source, recorder } = setup();
+    source.held = true;
+    const sending = state.send('Tell me a long story');
+    await recorder.when(/delta 1 Hello/);
+    assert.deepEqual(state.runningReply?.requestId, 1);
+    await state.stop(99);
+    assert.ok(state.runningReply, 'a stop for another request does nothing');
+    await state.stop(1);
+    assert.equal(state.runningReply, undefined);
+    await sending;
+    assert.deepEqual(shape(holder.conversation.messages), ['user: Tell me a long story', 'ALPHA (stopped): Hello']);
+    assert.equal(holder.files.get(holder.conversation.id)?.messages[1].status, 'stopped');
+    assert.deepEqual(recorder.events.slice(-3), ['idle', 'ended 1 stopped', 'list']);
+    await state.stop();
+  });
+
+  it('a second prompt while a reply streams stops that reply first, then answers the second', async () => {
+    const { state, holder, source, recorder } = setup();
+    source.held = true;
+    const first = state.send('one');
+    await recorder.when(/delta 1 Hello/);
+    const second = state.send('two');
+    await first;
+    source.release();
+    await second;
+    assert.deepEqual(shape(holder.conversation.messages), [
+      'user: one',
+      'ALPHA (stopped): Hello',
+      'user: two',
+      'ALPHA (done): Hello, world.',
+    ]);
+    assert.ok(recorder.events.indexOf('ended 1 stopped') < recorder.events.indexOf('started 2 two'));
+  });
+
+  it('regenerate: writes the last reply again, replacing it; the request is the same prompt', async () => {
+    const { state, holder, source } = setup();
+    await state.send('Name a colour');
+    const before = holder.conversation.messages[1].id;
+    source.pieces = ['Blue', '.'];
+    await state.regenerate();
+    assert.deepEqual(shape(holder.conversation.messages), ['user: Name a colour', 'ALPHA (done): Blue.']);
+    assert.notEqual(holder.conversation.messages[1].id, before);
+    assert.deepEqual(source.requests[1].messages, source.requests[0].messages);
+  });
+
+  it('regenerate while a reply streams stops it and writes it again; with no prompt it does nothing', async () => {
+    const { state, holder, source, recorder } = setup();
+    await state.regenerate();
+    assert.equal(source.requests.length, 0);
+    source.held = true;
+    const sending = state.send('Again');
+    await recorder.when(/delta 1 Hello/);
+    const again = state.regenerate();
+    await sending;
+    source.release();
+    await again;
+    assert.deepEqual(shape(holder.conversation.messages), ['user: Again', 'ALPHA (done): Hello, world.']);
+    assert.deepEqual(
+      recorder.events.filter((e) => /ended|redraw/.test(e)),
+      ['ended 1 stopped', 'redraw', 'ended 2 done'],
+    );
+  });
+
+  it('edit: replaces an earlier prompt and all after it, keeps its context, retitles, and answers again', async () => {
+    const { state, holder, source } = setup();
+    state.addContext([{ id: 'c', label: 'a.ts', content: 'code' }]);
+    await state.send('First question');
+    await state.send('Second question');
+    const first = holder.conversation.messages[0];
+    await state.edit(first.id, 'First question, better');
+    assert.deepEqual(shape(holder.conversation.messages), [
+      'user: First question, better',
+      'ALPHA (done): Hello, world.',
+    ]);
+    assert.deepEqual(holder.conversation.messages[0].context, first.context, 'the context stays');
+    assert.notEqual(holder.conversation.messages[0].id, first.id);
+    assert.equal(holder.conversation.title, 'First question, better');
+    assert.equal(source.requests.length, 3);
+    assert.match(source.requests[2].messages.at(-1)?.content ?? '', /First question, better/);
+
+    await state.edit('no-such-id', 'x');
+    await state.edit(holder.conversation.messages[1].id, 'a reply is not a prompt');
+    assert.equal(source.requests.length, 3, 'nothing was sent for an unknown or non-prompt message');
+  });
+
+  it('switch: stops the reply, keeps it in its own conversation, shows the other; the reply never lands there', async () => {
+    const { state, holder, source, recorder } = setup();
+    await state.send('In B');
+    const b = holder.conversation.id;
+    await state.newConversation();
+    const a = holder.conversation.id;
+    source.held = true;
+    const sending = state.send('In A, streaming');
+    await recorder.when(/delta 2 Hello/);
+    assert.equal(await state.switchTo(b), true);
+    await sending;
+    assert.equal(holder.conversation.id, b);
+    assert.deepEqual(shape(holder.conversation.messages), ['user: In B', 'ALPHA (done): Hello, world.']);
+    assert.deepEqual(shape(holder.files.get(a)?.messages ?? []), ['user: In A, streaming', 'ALPHA (stopped): Hello']);
+    assert.equal(await state.switchTo('missing'), false, 'a conversation that cannot be read says so');
+    assert.equal(holder.conversation.id, b);
+  });
+
+  it('stop during a switch does not interleave: the reply ends once, the switch completes, a later prompt lands after it', async () => {
+    const { state, holder, source, recorder } = setup();
+    await state.send('In B');
+    const b = holder.conversation.id;
+    await state.newConversation();
+    const a = holder.conversation.id;
+    source.held = true;
+    const sending = state.send('In A');
+    await recorder.when(/delta 2 Hello/);
+    const gate = deferred();
+    holder.switchGate = gate.promise;
+    const switching = state.switchTo(b);
+    // Stop and a prompt arrive while the switch is under way (it has stopped the reply and is reading B).
+    await recorder.when(/ended 2 stopped/);
+    const stopping = state.stop();
+    const sendingLater = state.send('After the switch');
+    await stopping;
+    assert.equal(holder.conversation.id, a, 'the switch has not shown B yet');
+    assert.equal(source.requests.length, 2, 'the later prompt waits for the switch');
+    gate.resolve();
+    source.release();
+    assert.equal(await switching, true);
+    await Promise.all([sending, sendingLater]);
+    assert.equal(recorder.events.filter((e) => e.startsWith('ended 2')).length, 1, 'the reply ended once');
+    assert.deepEqual(shape(holder.files.get(a)?.messages ?? []), ['user: In A', 'ALPHA (stopped): Hello']);
+    assert.equal(holder.conversation.id, b);
+    assert.deepEqual(shape(holder.conversation.messages).slice(-2), [
+      'user: After the switch',
+      'ALPHA (done): Hello, world.',
+    ]);
+    const ended = recorder.events.indexOf('ended 2 stopped');
+    const redraw = recorder.events.indexOf('redraw', ended);
+    const started = recorder.events.indexOf('started 3 After the switch');
+    assert.ok(ended < redraw && redraw < started, `in order: ${JSON.stringify(recorder.events)}`);
+  });
+
+  it('operations run in the order asked: a prompt sent during a switch goes to the conversation switched to', async () => {
+    const { state, holder } = setup();
+    await state.send('Older');
+    const older = holder.conversation.id;
+    await state.newConversation();
+    await state.send('Newer');
+    const newer = holder.conversation.id;
+    await Promise.all([state.switchTo(older), state.send('Follow-up')]);
+    assert.equal(holder.conversation.id, older);
+    assert.deepEqual(
+      shape(holder.conversation.messages).filter((m) => m.startsWith('user')),
+      ['user: Older', 'user: Follow-up'],
+    );
+    assert.deepEqual(shape(holder.files.get(newer)?.messages ?? []), ['user: Newer', 'ALPHA (done): Hello, world.']);
+  });
+
+  it('record: keeps a prompt and a reply received elsewhere, without asking the service', async () => {
+    const { state, holder, source, recorder } = setup();
+    await state.record('Explain this', 'It adds one.');
+    assert.deepEqual(shape(holder.conversation.messages), ['user: Explain this', 'ALPHA (done): It adds one.']);
+    assert.equal(source.requests.length, 0);
+    assert.deepEqual(recorder.events, ['redraw']);
+    assert.ok(holder.files.has(holder.conversation.id));
+  });
+
+  it('delete: the conversation shown stops its reply and a new one shows', async () => {
+    const { state, holder, source, recorder } = setup();
+    source.held = true;
+    const sending = state.send('Doomed');
+    await recorder.when(/delta 1 Hello/);
+    const id = holder.conversation.id;
+    await state.delete(id);
+    await sending;
+    assert.notEqual(holder.conversation.id, id);
+    assert.equal(holder.conversation.messages.length, 0);
+    assert.equal(holder.files.has(id), false);
+  });
+
+  it('a failed reply keeps what arrived, records the error, logs it and tells it', async () => {
+    const { state, holder, source, recorder, warnings } = setup();
+    source.failWith = new ServiceError('server', 'The service failed (500).', { keyKind: 'chat' });
+    await state.send('Break');
+    const reply = holder.conversation.messages[1];
+    assert.equal(reply.status, 'error');
+    assert.equal(reply.content, 'Hello');
+    assert.match(reply.error?.message ?? '', /500/);
+    assert.ok(recorder.events.includes('ended 1 error'));
+    assert.match(warnings.join('\n'), /the reply failed: The service failed \(500\)/);
+  });
+
+  it('when the pages cannot be told of a reply, it ends (nothing stays "replying") and the caller hears why', async () => {
+    const { state, recorder } = setup();
+    recorder.failStart = true;
+    await assert.rejects(state.send('Hello?'), /could not be told/);
+    assert.equal(state.runningReply, undefined);
+    assert.deepEqual(recorder.events, ['streaming', 'idle']);
+    recorder.failStart = false;
+    await state.send('Again');
+    assert.ok(recorder.events.includes('ended 2 done'), 'the next operation runs');
+  });
+
+  it('dispose mid-reply: the reply is kept, marked interrupted, saved at once', async () => {
+    const { state, holder, source, recorder } = setup();
+    source.held = true;
+    const sending = state.send('Reload during this');
+    await recorder.when(/delta 1 Hello/);
+    const before = holder.syncSaves;
+    state.dispose();
+    assert.equal(holder.syncSaves, before + 1);
+    const saved = holder.files.get(holder.conversation.id)?.messages[1];
+    assert.equal(saved?.status, 'interrupted');
+    assert.equal(saved?.notice, INTERRUPTED_NOTICE);
+    assert.equal(saved?.content, 'Hello');
+    await sending;
+    assert.ok(!recorder.events.includes('ended 1 stopped'), 'a disposed state tells nothing more');
+  });
+
+  it('grounded: asks for sources with the prompt, keeps them and the note, and redraws once the reply ends', async () => {
+    const asked: string[] = [];
+    const { state, holder, source, recorder } = setup({
+      settings: { groundByDefault: true },
+      ground: (prompt) => {
+        asked.push(prompt);
+        return Promise.resolve({
+          kind: 'grounded',
+          answer: 'TypeScript appeared in 2012.',
+          sources: [{ title: 'TypeScript', url: 'https://example.org/ts' }],
+          facts: [],
+          note: 'Cached facts went along.',
+        });
+      },
+    });
+    await state.send('When did TypeScript appear?');
+    assert.deepEqual(asked, ['When did TypeScript appear?']);
+    const reply = holder.conversation.messages[1];
+    assert.deepEqual(reply.sources, [{ title: 'TypeScript', url: 'https://example.org/ts' }]);
+    assert.equal(reply.notice, 'Cached facts went along.');
+    assert.match(source.requests[0].messages.at(-1)?.content ?? '', /TypeScript appeared in 2012/);
+    assert.deepEqual(recorder.events.slice(-2), ['ended 1 done', 'redraw']);
+    assert.ok(recorder.events.includes('notice 1 Cached facts went along.'));
+
+    await state.setGround(false);
+    await state.send('Not grounded now');
+    assert.equal(asked.length, 1, 'the conversation turned grounding off');
+    assert.equal(state.groundWithAxo, false);
+  });
+
+  it("another window's change: redrawn at once when idle, after the reply when one streams", async () => {
+    const { state, holder, source, recorder } = setup();
+    holder.fire({ conversation: true, list: true });
+    await recorder.when(/redraw/);
+    holder.fire({ conversation: false, list: true });
+    await recorder.when(/list/);
+    source.held = true;
+    const sending = state.send('Streaming');
+    await recorder.when(/delta 1 Hello/);
+    const redraws = recorder.events.filter((e) => e === 'redraw').length;
+    holder.fire({ conversation: true, list: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(recorder.events.filter((e) => e === 'redraw').length, redraws, 'no redraw mid-reply');
+    source.release();
+    await sending;
+    assert.equal(recorder.events.at(-1), 'redraw');
+  });
+
+  it('the budget counts the conversation and the pending context against the model', async () => {
+    const { state } = setup();
+    const empty = state.budget();
+    assert.equal(empty.usedTokens, 0);
+    assert.ok(empty.limitTokens > 0);
+    state.addContext([{ id: 'c', label: 'big.ts', content: 'x'.repeat(4000) }]);
+    assert.ok(state.budget().usedTokens > 100);
+  });
+});
