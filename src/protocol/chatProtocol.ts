@@ -74,7 +74,14 @@ export interface ConversationSummaryView {
   title: string;
   updatedAt: number;
   messageCount: number;
+  /** Listed above the others. */
+  pinned: boolean;
+  /** Started in this window's workspace (the "This workspace" filter shows these). */
+  here: boolean;
 }
+
+/** Which conversations the list shows: those of this window's workspace, or all. */
+export type HistoryScope = 'workspace' | 'all';
 
 /** A conversation that matches a search, with a snippet of the message text where it matched. */
 export interface ConversationMatchView {
@@ -128,6 +135,8 @@ export interface ChatStateView {
   hasSelection: boolean;
   /** "Ground with AXO" is on for this conversation. */
   groundWithAxo: boolean;
+  /** The list's filter, remembered per window; absent in a window without a workspace (the list shows all). */
+  historyScope?: HistoryScope;
 }
 
 /** Messages the host sends to the page. */
@@ -170,7 +179,9 @@ export type HostToWebview =
   /** Host → webview: a short confirmation for the live region ("Copied"). */
   | { type: 'ui/announce'; text: string }
   /** Host → webview: the display settings (after `chat/state`, and whenever they change). */
-  | { type: 'ui/display'; display: ChatDisplayView };
+  | { type: 'ui/display'; display: ChatDisplayView }
+  /** Host → webview: the list's filter changed (in this or another page of the window). */
+  | { type: 'history/scope'; scope: HistoryScope };
 
 /** Messages the page sends to the host. */
 export type WebviewToHost =
@@ -190,8 +201,16 @@ export type WebviewToHost =
   | { type: 'conversation/new' }
   /** Webview → host: show another conversation. */
   | { type: 'conversation/switch'; id: string }
-  /** Webview → host: delete a conversation (the host asks for confirmation). */
+  /** Webview → host: delete a conversation (the host offers Undo). */
   | { type: 'conversation/delete'; id: string }
+  /** Webview → host: give a conversation a new title. */
+  | { type: 'conversation/rename'; id: string; title: string }
+  /** Webview → host: pin a conversation to the top of the list, or unpin it. */
+  | { type: 'conversation/pin'; id: string; pinned: boolean }
+  /** Webview → host: copy a conversation and show the copy. */
+  | { type: 'conversation/duplicate'; id: string }
+  /** Webview → host: show this workspace's conversations, or all. */
+  | { type: 'history/scope'; scope: HistoryScope }
   /** Webview → host: find the conversations whose title or messages contain `query`. */
   | { type: 'conversation/search'; query: string }
   /** Webview → host: open the conversation as Markdown in a new editor. */
@@ -217,6 +236,9 @@ export type WebviewToHost =
   /** Webview → host: open source `index` (0-based) of a reply. */
   | { type: 'source/open'; messageId: string; index: number };
 
+/** Every filter of the list. */
+export const HISTORY_SCOPES: readonly HistoryScope[] = ['workspace', 'all'];
+
 /** The error actions a page may ask for. */
 const CHAT_ERROR_ACTIONS: readonly ChatErrorAction[] = ['setChatKey', 'retry', 'openSettings', 'none'];
 
@@ -235,6 +257,10 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'conversation/new': bare,
   'conversation/switch': (m) => isShort(m.id),
   'conversation/delete': (m) => isShort(m.id),
+  'conversation/rename': (m) => isShort(m.id) && isText(m.title, MAX_SHORT),
+  'conversation/pin': (m) => isShort(m.id) && typeof m.pinned === 'boolean',
+  'conversation/duplicate': (m) => isShort(m.id),
+  'history/scope': (m) => isOneOf(m.scope, HISTORY_SCOPES),
   'conversation/search': (m) => isText(m.query, MAX_SHORT),
   'conversation/export': bare,
   'context/remove': (m) => isShort(m.id),

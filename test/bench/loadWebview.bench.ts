@@ -167,6 +167,8 @@ export async function run(): Promise<BenchFigure[]> {
     title: `Conversation ${i + 1}`,
     updatedAt: Date.UTC(2025, 0, 1) + i * 86_400_000,
     messageCount: MESSAGES,
+    pinned: i === 0,
+    here: i % 2 === 0,
   }));
   const states = summaries.map((_, i) => conversationState(i, summaries));
   const reply = longReply(STREAM_CHARS);

@@ -121,6 +121,29 @@ class MemoryHolder implements ConversationHolder {
     return Promise.resolve();
   }
 
+  read(id: string): Promise<Conversation | undefined> {
+    const found = id === this.conversation.id ? this.conversation : this.files.get(id);
+    return Promise.resolve(found && structuredClone(found));
+  }
+
+  update(id: string, change: (conversation: Conversation) => void): Promise<boolean> {
+    if (id === this.conversation.id) {
+      change(this.conversation);
+      this.write();
+      return Promise.resolve(true);
+    }
+    const found = this.files.get(id);
+    if (found) {
+      change(found);
+    }
+    return Promise.resolve(found !== undefined);
+  }
+
+  add(conversation: Conversation): Promise<void> {
+    this.files.set(conversation.id, structuredClone(conversation));
+    return Promise.resolve();
+  }
+
   scheduleSave(): void {
     this.write();
   }
@@ -522,6 +545,82 @@ describe('chat state (src/core/chat/chatState)', () => {
     source.release();
     await sending;
     assert.equal(recorder.events.at(-1), 'redraw');
+  });
+
+  it('rename: any conversation, the one shown redrawn, another only listed; a blank title is refused', async () => {
+    const { state, holder, recorder } = setup();
+    await state.send('Other');
+    const other = holder.conversation.id;
+    await state.newConversation();
+    await state.send('Shown');
+    const shown = holder.conversation.id;
+    recorder.events.length = 0;
+    assert.equal(await state.rename(other, '  Renamed   elsewhere '), true);
+    assert.equal(holder.files.get(other)?.title, 'Renamed elsewhere');
+    assert.deepEqual(recorder.events, ['list']);
+    assert.equal(await state.rename(shown, 'Here'), true);
+    assert.equal(holder.conversation.title, 'Here');
+    assert.equal(holder.files.get(shown)?.title, 'Here', 'saved');
+    assert.equal(recorder.events.at(-1), 'redraw');
+    assert.equal(await state.rename(shown, '   '), false);
+    assert.equal(holder.conversation.title, 'Here');
+    assert.equal(await state.rename('missing', 'x'), false);
+  });
+
+  it('pin: a pinned conversation is kept pinned in its file until unpinned', async () => {
+    const { state, holder } = setup();
+    await state.send('Keep me');
+    const id = holder.conversation.id;
+    await state.newConversation();
+    assert.equal(await state.setPinned(id, true), true);
+    assert.equal(holder.files.get(id)?.pinned, true);
+    assert.equal(await state.setPinned(id, false), true);
+    assert.equal(holder.files.get(id)?.pinned, undefined);
+  });
+
+  it('duplicate: a copy under a new id with the same messages, shown; the original stays', async () => {
+    const { state, holder, source, recorder } = setup();
+    await state.send('Original question');
+    const id = holder.conversation.id;
+    await state.setPinned(id, true);
+    source.held = true;
+    const sending = state.send('Second, streaming');
+    await recorder.when(/delta 2 Hello/);
+    const copyId = await state.duplicate(id);
+    await sending;
+    assert.ok(copyId && copyId !== id);
+    assert.equal(holder.conversation.id, copyId, 'the copy is shown');
+    assert.equal(holder.conversation.title, 'Original question (copy)');
+    assert.equal(holder.conversation.pinned, undefined, 'a copy is not pinned');
+    assert.deepEqual(shape(holder.conversation.messages), shape(holder.files.get(id)?.messages ?? []));
+    assert.equal(
+      holder.conversation.messages[3].status,
+      'stopped',
+      'the copy holds the stopped reply, not a running one',
+    );
+    assert.equal(await state.duplicate('missing'), undefined);
+  });
+
+  it('delete and Undo: the deleted conversation comes back whole, shown again when it was the one shown', async () => {
+    const { state, holder } = setup();
+    await state.send('Precious');
+    const id = holder.conversation.id;
+    const removed = await state.delete(id);
+    assert.equal(holder.files.has(id), false);
+    assert.notEqual(holder.conversation.id, id);
+    assert.ok(removed);
+    await state.restore(removed);
+    assert.equal(holder.conversation.id, id, 'shown again');
+    assert.deepEqual(shape(holder.conversation.messages), ['user: Precious', 'ALPHA (done): Hello, world.']);
+    await state.send('Elsewhere');
+    const other = holder.conversation.id;
+    await state.newConversation();
+    await state.send('Busy here');
+    const again = await state.delete(other);
+    assert.ok(again);
+    await state.restore(again);
+    assert.ok(holder.files.has(other), 'listed again');
+    assert.deepEqual(shape(holder.conversation.messages)[0], 'user: Busy here', 'the conversation shown stays');
   });
 
   it('the budget counts the conversation and the pending context against the model', async () => {

@@ -41,6 +41,12 @@ export interface ConversationHolder {
   switchTo(id: string): Promise<boolean>;
   startNew(): Promise<void>;
   delete(id: string): Promise<void>;
+  /** A conversation as it stands: the one shown, or its file; undefined when it cannot be read. */
+  read(id: string): Promise<Conversation | undefined>;
+  /** Changes a conversation (the one shown in place) and saves it; false when it cannot be read. */
+  update(id: string, change: (conversation: Conversation) => void): Promise<boolean>;
+  /** Writes a conversation that is not shown (a duplicate, one brought back by Undo). */
+  add(conversation: Conversation): Promise<void>;
   /** Saves soon (throttled), while a reply streams. */
   scheduleSave(): void;
   saveNow(): Promise<void>;
@@ -85,6 +91,9 @@ export interface ChatStateOptions {
   listener: ChatStateListener;
   log: Logger;
 }
+
+/** The longest title a rename keeps. */
+export const MAX_TITLE_LENGTH = 200;
 
 /** The reply being written: the one representation of "a reply is running". */
 interface Running {
@@ -242,14 +251,97 @@ export class ChatState {
     });
   }
 
-  /** Deletes a conversation; deleting the one shown stops its reply and shows a new one. */
-  delete(id: string): Promise<void> {
+  /**
+   * Deletes a conversation; deleting the one shown stops its reply and shows a new one. Returns what was deleted,
+   * for Undo ({@link restore}); undefined when it could not be read (it is deleted all the same).
+   */
+  delete(id: string): Promise<Conversation | undefined> {
     return this.serial(async () => {
       if (id === this.conversation.id) {
         await this.halt();
       }
+      const removed = await this.options.holder.read(id);
+      const copy = removed && structuredClone(removed);
       await this.options.holder.delete(id);
       await this.options.listener.conversationChanged();
+      return copy;
+    });
+  }
+
+  /**
+   * Brings a deleted conversation back (Undo). When the deleted one was shown and nothing was written since (the
+   * new conversation it left is still empty), it is shown again.
+   */
+  restore(conversation: Conversation): Promise<void> {
+    return this.serial(async () => {
+      const holder = this.options.holder;
+      await holder.add(structuredClone(conversation));
+      if (this.conversation.messages.length === 0 && !this.running) {
+        await holder.switchTo(conversation.id);
+        await this.options.listener.conversationChanged();
+      } else {
+        await this.options.listener.listChanged();
+      }
+    });
+  }
+
+  /** Renames a conversation (blank titles are refused: false); the one shown is redrawn with its new title. */
+  rename(id: string, title: string): Promise<boolean> {
+    return this.serial(async () => {
+      const clean = titleFor(title, MAX_TITLE_LENGTH);
+      if (!clean) {
+        return false;
+      }
+      const ok = await this.options.holder.update(id, (c) => {
+        c.title = clean;
+      });
+      await (id === this.conversation.id
+        ? this.options.listener.conversationChanged()
+        : this.options.listener.listChanged());
+      return ok;
+    });
+  }
+
+  /** Pins a conversation to the top of the list, or unpins it. */
+  setPinned(id: string, pinned: boolean): Promise<boolean> {
+    return this.serial(async () => {
+      const ok = await this.options.holder.update(id, (c) => {
+        if (pinned) {
+          c.pinned = true;
+        } else {
+          delete c.pinned;
+        }
+      });
+      await this.options.listener.listChanged();
+      return ok;
+    });
+  }
+
+  /**
+   * Copies a conversation under a new id ("… (copy)", not pinned, in the workspace of the original) and shows the
+   * copy; the one shown stops its reply first, so the copy holds a finished history. Returns the copy's id.
+   */
+  duplicate(id: string): Promise<string | undefined> {
+    return this.serial(async () => {
+      await this.halt();
+      const holder = this.options.holder;
+      const original = await holder.read(id);
+      if (!original) {
+        return undefined;
+      }
+      const now = Date.now();
+      const copy: Conversation = {
+        ...structuredClone(original),
+        id: newId(),
+        title: l10n.t('{0} (copy)', original.title || l10n.t('New conversation')),
+        createdAt: now,
+        updatedAt: now,
+      };
+      delete copy.pinned;
+      await holder.add(copy);
+      await holder.switchTo(copy.id);
+      await this.options.listener.conversationChanged();
+      return copy.id;
     });
   }
 

@@ -45,6 +45,13 @@ export interface Conversation {
   messages: StoredMessage[];
   /** "Ground with AXO" is on for this conversation; optional, so older files need no upgrade step (absent = off). */
   groundWithAxo?: boolean;
+  /** Pinned: listed above the others. Optional like `groundWithAxo` (absent = not pinned). */
+  pinned?: boolean;
+  /**
+   * The workspace the conversation was started in: the workspace file's URI, else the first folder's (absent in a
+   * window without one, and in conversations from before workspaces were kept: those show under "All" only).
+   */
+  workspace?: string;
 }
 
 /** The notice on a reply that a reload or crash cut short. */
@@ -56,8 +63,19 @@ export function newId(): string {
 }
 
 /** An empty conversation. */
-export function newConversation(now = Date.now()): Conversation {
-  return { version: CONVERSATION_VERSION, id: newId(), title: '', createdAt: now, updatedAt: now, messages: [] };
+export function newConversation(now = Date.now(), workspace?: string): Conversation {
+  const conversation: Conversation = {
+    version: CONVERSATION_VERSION,
+    id: newId(),
+    title: '',
+    createdAt: now,
+    updatedAt: now,
+    messages: [],
+  };
+  if (workspace) {
+    conversation.workspace = workspace;
+  }
+  return conversation;
 }
 
 /** The title a prompt gives a conversation: its first line, trimmed to a readable length. */
@@ -105,6 +123,8 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     updatedAt: num(value.updatedAt) ?? createdAt,
     messages: keepStreaming ? messages : messages.map(markInterrupted),
     ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
+    ...(value.pinned === true ? { pinned: true } : {}),
+    ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
   };
 }
 

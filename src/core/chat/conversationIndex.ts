@@ -109,7 +109,19 @@ export class IndexFile {
           typeof s.updatedAt === 'number' &&
           typeof s.messageCount === 'number'
         ) {
-          map.set(s.id, { id: s.id, title: s.title, updatedAt: s.updatedAt, messageCount: s.messageCount });
+          const summary: ConversationSummary = {
+            id: s.id,
+            title: s.title,
+            updatedAt: s.updatedAt,
+            messageCount: s.messageCount,
+          };
+          if (s.pinned === true) {
+            summary.pinned = true;
+          }
+          if (typeof s.workspace === 'string' && s.workspace) {
+            summary.workspace = s.workspace;
+          }
+          map.set(s.id, summary);
         }
       }
     } catch {
@@ -126,7 +138,13 @@ function applyTo(map: Map<string, ConversationSummary>, change: IndexChange): bo
   }
   const old = map.get(change.set.id);
   const s = change.set;
-  if (old?.title === s.title && old.updatedAt === s.updatedAt && old.messageCount === s.messageCount) {
+  if (
+    old?.title === s.title &&
+    old.updatedAt === s.updatedAt &&
+    old.messageCount === s.messageCount &&
+    old.pinned === s.pinned &&
+    old.workspace === s.workspace
+  ) {
     return false;
   }
   map.set(s.id, s);

@@ -18,6 +18,9 @@ export interface ConversationSummary {
   title: string;
   updatedAt: number;
   messageCount: number;
+  pinned?: boolean;
+  /** The workspace it was started in (see `Conversation.workspace`). */
+  workspace?: string;
 }
 
 /** What another window changed: conversations whose files changed, and whether the list did. */
@@ -47,7 +50,24 @@ export function isConversationId(id: unknown): id is string {
 
 /** The summary of a conversation. */
 export function summaryOf(c: Conversation): ConversationSummary {
-  return { id: c.id, title: c.title, updatedAt: c.updatedAt, messageCount: c.messages.length };
+  const summary: ConversationSummary = {
+    id: c.id,
+    title: c.title,
+    updatedAt: c.updatedAt,
+    messageCount: c.messages.length,
+  };
+  if (c.pinned) {
+    summary.pinned = true;
+  }
+  if (c.workspace) {
+    summary.workspace = c.workspace;
+  }
+  return summary;
+}
+
+/** The list's order: pinned conversations first, then the most recently changed. */
+export function listOrder(a: ConversationSummary, b: ConversationSummary): number {
+  return Number(b.pinned === true) - Number(a.pinned === true) || b.updatedAt - a.updatedAt;
 }
 
 /**
@@ -102,7 +122,7 @@ export class ConversationStore implements Stoppable {
   async list(): Promise<ConversationSummary[]> {
     this.watch();
     const map = await this.index();
-    return [...map.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+    return [...map.values()].sort(listOrder);
   }
 
   /** Reads one conversation; undefined when it does not exist or cannot be read. */
@@ -200,6 +220,11 @@ export class ConversationStore implements Stoppable {
         await this.updateIndex({ drop: id });
       });
     });
+  }
+
+  /** A conversation deleted here may be written again (Undo brings it back). */
+  undelete(id: string): void {
+    this.deleted.delete(id);
   }
 
   /** Waits for every write asked for so far. */

@@ -5,12 +5,25 @@ import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
 import { groundQuestion } from '../../core/chat/grounding';
 import { DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
-import type { BudgetView, ChatStateView, ConversationMatchView, HostToWebview } from '../../protocol/chatProtocol';
+import type {
+  BudgetView,
+  ChatStateView,
+  ConversationMatchView,
+  ConversationSummaryView,
+  HistoryScope,
+  HostToWebview,
+} from '../../protocol/chatProtocol';
 import type { ChatSession } from './chatSession';
 import { readDisplay } from '../../host/display';
 import type { ChatSurface } from './chatSurface';
 import { chipView, errorView, messageView, messageViews, modelViews, summaryView } from './chatViews';
 import type { CodeActions } from './codeActions';
+
+/** How long a deleted conversation can be brought back with Undo. */
+export const UNDO_SECONDS = 8;
+
+/** The workspace-state key of the list's filter ("This workspace" or "All"), remembered per window. */
+const SCOPE_KEY = 'alphaAxo.chat.historyScope';
 
 /**
  * The chat's adapter to VS Code: the pages (side view, editor tabs) and the dialogs. The conversation and the running
@@ -32,6 +45,8 @@ export class ChatController extends DisposableOwner {
     private readonly services: Services,
     private readonly session: ChatSession,
     private readonly actions: CodeActions,
+    /** This window's workspace (see `Conversation.workspace`); undefined in a window without one. */
+    private readonly workspace?: string,
   ) {
     super();
     const { settings } = services;
@@ -48,7 +63,7 @@ export class ChatController extends DisposableOwner {
         groundQuestion(services.axo, services.encyclopedia, prompt, settings.encyclopediaModel, signal),
       listener: {
         replyStarted: async (requestId, user, reply) => {
-          const conversations = (await this.chat.list()).map(summaryView);
+          const conversations = await this.summaries();
           this.broadcast({
             type: 'chat/started',
             requestId,
@@ -67,8 +82,7 @@ export class ChatController extends DisposableOwner {
               : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done' },
           ),
         conversationChanged: () => this.redraw(),
-        listChanged: async () =>
-          this.broadcast({ type: 'conversations/list', conversations: (await this.chat.list()).map(summaryView) }),
+        listChanged: async () => this.broadcast({ type: 'conversations/list', conversations: await this.summaries() }),
         streamingChanged: (streaming) => {
           if (!this.isDisposed) {
             this.streamingEmitter.fire(streaming);
@@ -170,19 +184,98 @@ export class ChatController extends DisposableOwner {
     return (await this.session.search(query)).map(({ id, snippet }) => ({ id, snippet }));
   }
 
-  /** Deletes a conversation after the user confirms. */
-  async delete(id: string): Promise<void> {
+  /**
+   * Deletes a conversation (the one shown when no id is given) and offers Undo in a notification for
+   * UNDO_SECONDS: no confirmation first, as the deletion can be taken back.
+   */
+  async delete(id?: string): Promise<void> {
     await this.chat.whenLoaded();
-    const title = (await this.chat.list()).find((s) => s.id === id)?.title ?? vscode.l10n.t('this conversation');
-    const remove = vscode.l10n.t('Delete');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Delete the conversation “{0}”? This cannot be undone.', title),
-      { modal: true },
-      remove,
-    );
-    if (choice === remove) {
-      await this.chat.delete(id);
+    const removed = await this.chat.delete(id ?? this.chat.conversation.id);
+    if (!removed || removed.messages.length === 0) {
+      return;
     }
+    const title = removed.title || vscode.l10n.t('New conversation');
+    const until = Date.now() + UNDO_SECONDS * 1000;
+    const undo = vscode.l10n.t('Undo');
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Deleted the conversation “{0}”.', title),
+      undo,
+    );
+    if (choice !== undo) {
+      return;
+    }
+    if (Date.now() > until) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('“{0}” can no longer be restored: Undo lasts {1} seconds.', title, UNDO_SECONDS),
+      );
+      return;
+    }
+    await this.chat.restore(removed);
+  }
+
+  /** Renames a conversation (the one shown when no id is given); without a title, asks for one. */
+  async rename(id?: string, title?: string): Promise<void> {
+    await this.chat.whenLoaded();
+    const target = id ?? this.chat.conversation.id;
+    let next = title;
+    if (next === undefined) {
+      const current = (await this.chat.list()).find((s) => s.id === target)?.title ?? this.chat.conversation.title;
+      next = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Rename Conversation'),
+        prompt: vscode.l10n.t('The conversation’s new title'),
+        value: current,
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')),
+      });
+      if (next === undefined) {
+        return;
+      }
+    }
+    if (!(await this.chat.rename(target, next))) {
+      void vscode.window.showWarningMessage(
+        next.trim()
+          ? vscode.l10n.t('That conversation could not be renamed: it was deleted or is damaged.')
+          : vscode.l10n.t('A title cannot be empty.'),
+      );
+    }
+  }
+
+  /** Pins or unpins a conversation (the one shown, toggled, when no id is given). */
+  async setPinned(id?: string, pinned?: boolean): Promise<void> {
+    await this.chat.whenLoaded();
+    const target = id ?? this.chat.conversation.id;
+    if (target === this.chat.conversation.id && this.chat.conversation.messages.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('An empty conversation cannot be pinned.'));
+      return;
+    }
+    const summary = (await this.chat.list()).find((s) => s.id === target);
+    await this.chat.setPinned(target, pinned ?? summary?.pinned !== true);
+  }
+
+  /** Copies a conversation (the one shown when no id is given) and shows the copy. */
+  async duplicate(id?: string): Promise<void> {
+    await this.chat.whenLoaded();
+    if (!(await this.chat.duplicate(id ?? this.chat.conversation.id))) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('That conversation could not be opened: it was deleted or is damaged.'),
+      );
+    }
+  }
+
+  /** The list's filter in this window: this workspace's conversations, or all (none without a workspace). */
+  get historyScope(): HistoryScope | undefined {
+    if (!this.workspace) {
+      return undefined;
+    }
+    return this.services.context.workspaceState.get<HistoryScope>(SCOPE_KEY) === 'all' ? 'all' : 'workspace';
+  }
+
+  /** Remembers the list's filter for this window and tells every page. */
+  async setHistoryScope(scope: HistoryScope): Promise<void> {
+    if (!this.workspace) {
+      return;
+    }
+    await this.services.context.workspaceState.update(SCOPE_KEY, scope);
+    this.broadcast({ type: 'history/scope', scope });
   }
 
   /** The model setting changed. */
@@ -226,6 +319,11 @@ export class ChatController extends DisposableOwner {
     }
   }
 
+  /** The conversations as the list shows them. */
+  private async summaries(): Promise<ConversationSummaryView[]> {
+    return (await this.chat.list()).map((s) => summaryView(s, this.workspace));
+  }
+
   private postChips(): void {
     this.broadcast({ type: 'context/chips', chips: this.chat.pending.map(chipView), budget: this.budget() });
   }
@@ -235,7 +333,7 @@ export class ChatController extends DisposableOwner {
   }
 
   private async state(): Promise<ChatStateView> {
-    const conversations = (await this.chat.list()).map(summaryView);
+    const conversations = await this.summaries();
     // Everything below is read in one go, after the last await: the state matches the stream messages that follow.
     const conversation = this.chat.conversation;
     const model = this.services.settings.chatModel;
@@ -251,6 +349,7 @@ export class ChatController extends DisposableOwner {
       budget: this.budget(),
       hasSelection: this.hasSelection,
       groundWithAxo: this.chat.groundWithAxo,
+      historyScope: this.historyScope,
     };
   }
 }

@@ -22,6 +22,10 @@ export type RouterChat = Pick<
   | 'newConversation'
   | 'switchTo'
   | 'delete'
+  | 'rename'
+  | 'setPinned'
+  | 'duplicate'
+  | 'setHistoryScope'
   | 'search'
   | 'removeContext'
   | 'setGround'
@@ -95,10 +99,15 @@ export class ChatRouter implements SurfaceHost {
         return this.deps.openReplyAsText?.();
       case 'conversation/switch':
       case 'conversation/delete':
+      case 'conversation/rename':
+      case 'conversation/pin':
+      case 'conversation/duplicate':
         if (!isConversationId(message.id)) {
           return this.drop(`${message.type} of an id that is not a conversation's`);
         }
-        return message.type === 'conversation/switch' ? c.switchTo(message.id) : c.delete(message.id);
+        return this.onConversation(message);
+      case 'history/scope':
+        return c.setHistoryScope(message.scope);
       case 'conversation/search':
         return this.search(surface, message.query);
       case 'conversation/export':
@@ -113,6 +122,35 @@ export class ChatRouter implements SurfaceHost {
         return isSelectableModel(message.id) ? this.deps.setChatModel(message.id) : this.drop('an unknown model');
       default:
         return this.onOutside(surface, message);
+    }
+  }
+
+  /** What a page asks of one conversation of the list, its id checked. */
+  private onConversation(
+    message: Extract<
+      WebviewToHost,
+      {
+        type:
+          | 'conversation/switch'
+          | 'conversation/delete'
+          | 'conversation/rename'
+          | 'conversation/pin'
+          | 'conversation/duplicate';
+      }
+    >,
+  ): Promise<void> {
+    const c = this.controller;
+    switch (message.type) {
+      case 'conversation/switch':
+        return c.switchTo(message.id);
+      case 'conversation/delete':
+        return c.delete(message.id);
+      case 'conversation/rename':
+        return c.rename(message.id, message.title);
+      case 'conversation/pin':
+        return c.setPinned(message.id, message.pinned);
+      case 'conversation/duplicate':
+        return c.duplicate(message.id);
     }
   }
 

@@ -12,6 +12,7 @@ import {
   summaryOf,
   type ConversationStore,
   type ConversationSummary,
+  listOrder,
   type StoreChange,
 } from '../../core/chat/conversationStore';
 import type { ConversationHolder, ExternalChange } from '../../core/chat/chatState';
@@ -34,6 +35,8 @@ export interface SessionOptions {
   onSaveFailure?: (message: string) => void;
   /** The first wait before a failed save is tried again. */
   retryMs?: number;
+  /** This window's workspace (see `Conversation.workspace`), recorded in every conversation it starts. */
+  workspace?: string;
 }
 
 /**
@@ -42,7 +45,7 @@ export interface SessionOptions {
  * workspace so a reload comes back to it.
  */
 export class ChatSession implements ConversationHolder, vscode.Disposable {
-  conversation: Conversation = newConversation();
+  conversation: Conversation;
   /** Context chips for the next prompt. */
   pending: ContextItem[] = [];
   private readonly saver: ThrottledTask;
@@ -66,6 +69,7 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     private readonly log: Logger,
     private readonly options: SessionOptions = {},
   ) {
+    this.conversation = this.fresh();
     this.saver = new ThrottledTask(
       () => this.saveCurrent(),
       STREAM_SAVE_INTERVAL_MS,
@@ -100,7 +104,45 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     const inMemory = [...this.unsaved.values(), this.conversation].filter((c) => c.messages.length > 0);
     const ids = new Set(inMemory.map((c) => c.id));
     const others = stored.filter((s) => !ids.has(s.id));
-    return [...inMemory.map(summaryOf), ...others].sort((a, b) => b.updatedAt - a.updatedAt);
+    return [...inMemory.map(summaryOf), ...others].sort(listOrder);
+  }
+
+  /** A conversation as it stands: the one shown, one left while saves failed, or the file. */
+  async read(id: string): Promise<Conversation | undefined> {
+    if (id === this.conversation.id) {
+      return this.conversation;
+    }
+    return this.unsaved.get(id) ?? (await this.store.load(id));
+  }
+
+  /**
+   * Changes a conversation (its title, its pin) and saves it: the one shown in place, another through its file.
+   * False when it cannot be read.
+   */
+  async update(id: string, change: (conversation: Conversation) => void): Promise<boolean> {
+    if (id === this.conversation.id) {
+      change(this.conversation);
+      await this.saveNow();
+      return true;
+    }
+    const conversation = await this.read(id);
+    if (!conversation) {
+      return false;
+    }
+    change(conversation);
+    await this.store.save(conversation);
+    return true;
+  }
+
+  /** Writes a conversation that is not shown (a duplicate, one brought back by Undo). */
+  async add(conversation: Conversation): Promise<void> {
+    this.store.undelete(conversation.id);
+    await this.store.save(conversation);
+  }
+
+  /** A new, empty conversation of this window's workspace. */
+  fresh(): Conversation {
+    return newConversation(Date.now(), this.options.workspace);
   }
 
   /**
@@ -164,7 +206,7 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
   /** Starts an empty conversation (saved with its first message). */
   async startNew(): Promise<void> {
     await this.leave();
-    this.conversation = newConversation();
+    this.conversation = this.fresh();
     await this.remember();
   }
 
@@ -181,7 +223,7 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     this.unsaved.delete(id);
     if (id === this.conversation.id) {
       this.saver.cancel();
-      this.conversation = newConversation();
+      this.conversation = this.fresh();
       await this.remember();
     }
     await this.store.delete(id);

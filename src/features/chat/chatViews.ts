@@ -76,12 +76,14 @@ export function messageViews(conversation: Conversation, baseUrl?: string): Mess
 }
 
 /** A conversation summary as a list line. */
-export function summaryView(s: ConversationSummary): ConversationSummaryView {
+export function summaryView(s: ConversationSummary, workspace?: string): ConversationSummaryView {
   return {
     id: s.id,
     title: s.title || vscode.l10n.t('New conversation'),
     updatedAt: s.updatedAt,
     messageCount: s.messageCount,
+    pinned: s.pinned === true,
+    here: workspace !== undefined && s.workspace === workspace,
   };
 }
 

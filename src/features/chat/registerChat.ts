@@ -34,11 +34,14 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     log,
     nodeFolderWatcher,
   );
-  const session = new ChatSession(store, context.workspaceState, log, { onSaveFailure: showSaveFailure });
+  // The workspace a conversation is started in: the workspace file, else the first folder (none in an empty window).
+  const workspace =
+    vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString();
+  const session = new ChatSession(store, context.workspaceState, log, { onSaveFailure: showSaveFailure, workspace });
   const actions = new CodeActions(log, (url, options) =>
     http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
   );
-  const controller = new ChatController(services, session, actions);
+  const controller = new ChatController(services, session, actions, workspace);
   const exportConversation = () => exportMarkdown(session.conversation);
   const replyText = new ReplyTextProvider(() => session.conversation);
   const router = new ChatRouter(controller, actions, {
@@ -112,6 +115,10 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     vscode.commands.registerCommand('alpha.chat.addSelection', addSelection),
     vscode.commands.registerCommand('alpha.chat.export', exportConversation),
     vscode.commands.registerCommand('alpha.chat.stop', () => controller.stop()),
+    vscode.commands.registerCommand('alpha.chat.rename', () => controller.rename()),
+    vscode.commands.registerCommand('alpha.chat.togglePin', () => controller.setPinned()),
+    vscode.commands.registerCommand('alpha.chat.duplicate', () => controller.duplicate()),
+    vscode.commands.registerCommand('alpha.chat.delete', () => controller.delete()),
     replyText,
     vscode.workspace.registerTextDocumentContentProvider(REPLY_SCHEME, replyText),
     vscode.commands.registerCommand('alpha.chat.openReplyAsText', () => replyText.open()),

@@ -145,6 +145,8 @@ class ChatApp {
         return this.showImage(message);
       case 'ui/announce':
         return this.announcer.status(message.text);
+      case 'history/scope':
+        return this.history.setScope(message.scope);
       case 'ui/display':
         this.announcer.setMode(
           isAnnounceMode(message.display.announceReplies) ? message.display.announceReplies : 'firstSentence',
@@ -192,6 +194,7 @@ class ChatApp {
     this.composer.setModels(state.models, state.model);
     this.composer.setBudget(state.budget);
     this.composer.setGround(state.groundWithAxo);
+    this.history.setScope(state.historyScope);
     this.history.update(state.conversations, state.conversationId);
     document.body.classList.toggle('has-selection', state.hasSelection);
     this.refreshRegenerate();
