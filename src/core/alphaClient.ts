@@ -7,6 +7,10 @@ import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
 import * as l10n from '@vscode/l10n';
+import { reportedUsage, type TokenUsage } from './usage';
+
+/** Hears the token usage the service reports for a reply (many services report none). */
+export type UsageListener = (usage: TokenUsage) => void;
 
 /** How long a stream's response may take to end by itself after `[DONE]` before its connection is closed. */
 export const DONE_GRACE_MS = 200;
@@ -34,11 +38,15 @@ export class AlphaClient {
    * Streams the reply as content deltas. An abort ends the stream quietly (what arrived was already yielded);
    * a stream that ends early throws a `cut` error after yielding everything that arrived.
    */
-  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
+  async *stream(
+    request: ChatRequest,
+    signal?: AbortSignal,
+    onUsage?: UsageListener,
+  ): AsyncGenerator<string, void, undefined> {
     let res = await this.post(request, true, signal);
     const type = res.headers['content-type'];
     if (isEventStream(type)) {
-      yield* this.readStream(res, res.body, signal);
+      yield* this.readStream(res, res.body, signal, onUsage);
       return;
     }
     if (!isJsonType(type)) {
@@ -48,13 +56,22 @@ export class AlphaClient {
         return;
       }
       if (looksLikeEventStream(peeked.head)) {
-        yield* this.readStream(res, peeked.body, signal);
+        yield* this.readStream(res, peeked.body, signal, onUsage);
         return;
       }
       res = { ...res, body: peeked.body, text: () => readText(peeked.body) };
     }
     // The server ignored `stream: true` and answered in one piece.
-    yield normalizeChatReply(await readJson(res, 'chat', signal));
+    yield this.whole(await readJson(res, 'chat', signal), onUsage);
+  }
+
+  /** The text of a reply in one piece, after telling its reported usage. */
+  private whole(body: unknown, onUsage?: UsageListener): string {
+    const usage = reportedUsage(body);
+    if (usage) {
+      onUsage?.(usage);
+    }
+    return normalizeChatReply(body);
   }
 
   /** The start of a body of unknown type; undefined when the request was cancelled meanwhile. */
@@ -75,13 +92,13 @@ export class AlphaClient {
    * Sends the conversation and returns the whole reply, normalised from any of the known shapes. A service that
    * streams anyway (answers `text/event-stream`) is read as a stream and its text returned whole.
    */
-  async complete(request: ChatRequest, signal?: AbortSignal): Promise<string> {
+  async complete(request: ChatRequest, signal?: AbortSignal, onUsage?: UsageListener): Promise<string> {
     const res = await this.post(request, false, signal);
     if (!isEventStream(res.headers['content-type'])) {
-      return normalizeChatReply(await readJson(res, 'chat', signal));
+      return this.whole(await readJson(res, 'chat', signal), onUsage);
     }
     let text = '';
-    for await (const delta of this.readStream(res, res.body, signal)) {
+    for await (const delta of this.readStream(res, res.body, signal, onUsage)) {
       text += delta;
     }
     if (signal?.aborted) {
@@ -98,6 +115,7 @@ export class AlphaClient {
     res: HttpResponse,
     body: AsyncIterable<Uint8Array>,
     signal?: AbortSignal,
+    onUsage?: UsageListener,
   ): AsyncGenerator<string, void, undefined> {
     let skipped = 0;
     let finished = false;
@@ -109,6 +127,7 @@ export class AlphaClient {
           skipped++;
           this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
         },
+        onUsage,
       });
       for await (const delta of deltas) {
         const safe = filter.push(delta);

@@ -1,11 +1,14 @@
 import { ServiceError } from './errors';
 import { boundedJson } from './jsonText';
 import * as l10n from '@vscode/l10n';
+import { reportedUsage, type TokenUsage } from './usage';
 
 /** What the reader noticed but did not stop for. */
 export interface SseWarnings {
   /** An event whose payload was not JSON, or JSON without a string `content`. */
   onSkipped?(reason: string, payload: string): void;
+  /** An event reported the reply's token usage (see `reportedUsage`); the last report counts. */
+  onUsage?(usage: TokenUsage): void;
 }
 
 /** Limits of the reader. */
@@ -214,9 +217,16 @@ class EventReader {
 
   private event(value: unknown, raw: string): void {
     const content = (value as { content?: unknown } | null)?.content;
+    const usage = reportedUsage(value);
+    if (usage) {
+      this.warnings.onUsage?.(usage);
+    }
     if (typeof content === 'string') {
       this.content += content;
       return;
+    }
+    if (usage) {
+      return; // a usage-only event (a stream's last chunk) carries nothing else
     }
     const result = interpret(value);
     if (result instanceof ServiceError) {

@@ -26,6 +26,18 @@ export class Settings {
     return this.read('chat.stream', true);
   }
 
+  /**
+   * `alphaAxo.chat.inrPerMillionInputTokens` and `…OutputTokens`: the chat model's price in INR per million tokens,
+   * as the user's dashboard shows it (the spec publishes none). Unset (or not a number of at least 0): no cost shown.
+   */
+  get chatPrices(): { input?: number; output?: number } {
+    const price = (key: string) => {
+      const value = this.read<unknown>(key, undefined);
+      return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+    };
+    return { input: price('chat.inrPerMillionInputTokens'), output: price('chat.inrPerMillionOutputTokens') };
+  }
+
   /** `alphaAxo.chat.groundWithAxo`: the grounding default of conversations that have not chosen for themselves. */
   get chatGroundWithAxo(): boolean {
     return this.read<boolean>('chat.groundWithAxo', false) === true;

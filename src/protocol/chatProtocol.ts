@@ -57,6 +57,16 @@ export interface MessageView {
   model?: string;
   /** A grounded reply's sources, numbered from 1 as its `[1]` markers count them. */
   sources?: SourceView[];
+  /** A reply's tokens and, with prices set, its cost. */
+  usage?: UsageView;
+}
+
+/** A reply's tokens: reported by the service, or estimated; its cost in INR when both prices are set. */
+export interface UsageView {
+  input: number;
+  output: number;
+  reported: boolean;
+  costInr?: number;
 }
 
 /** One source of a grounded reply, as the "Sources" list shows it. */
@@ -157,9 +167,9 @@ export type HostToWebview =
   /** Host → webview: a remark on the streaming reply known only once it started (a grounding note, a trim). */
   | { type: 'chat/notice'; requestId: number; notice: string }
   /** Host → webview: the reply ended normally or was stopped; what arrived stays. */
-  | { type: 'chat/done'; requestId: number; status: 'done' | 'stopped'; notice?: string }
+  | { type: 'chat/done'; requestId: number; status: 'done' | 'stopped'; notice?: string; usage?: UsageView }
   /** Host → webview: the reply failed (a cut stream keeps its text); show the error and its action. */
-  | { type: 'chat/error'; requestId: number; error: ChatErrorView }
+  | { type: 'chat/error'; requestId: number; error: ChatErrorView; usage?: UsageView }
   /** Host → webview: the conversation list changed (title, time, delete). */
   | { type: 'conversations/list'; conversations: ConversationSummaryView[] }
   /** Host → webview: the conversations matching `query` (titles and message text), in list order. */

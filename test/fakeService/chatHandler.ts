@@ -59,16 +59,35 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     return;
   }
   const reply = chatReply(request.messages);
+  const usage = reportedUsage(request.messages, reply);
   const shape = ctx.shapes.find((s) => CHAT_SHAPES.includes(s));
   if (request.stream || shape === 'sse') {
-    await streamReply(ctx, reply, isFraming(ctx.framing) ? ctx.framing : 'standard');
+    await streamReply(ctx, reply, isFraming(ctx.framing) ? ctx.framing : 'standard', usage);
     return;
   }
   if (shape === 'plain') {
     await ctx.sendBody('text/plain; charset=utf-8', reply);
     return;
   }
-  await ctx.sendBody('application/json', JSON.stringify(chatJson(ctx.record.id, reply, shape)));
+  const json = chatJson(ctx.record.id, reply, shape) as Record<string, unknown>;
+  await ctx.sendBody('application/json', JSON.stringify(usage ? { ...json, usage } : json));
+}
+
+/**
+ * The usage the fake reports when the last prompt asks for it (the spec defines none): `#usage` in the
+ * `prompt_tokens`/`completion_tokens` form, `#usage:io` in the `input_tokens`/`output_tokens` one. The counts are
+ * the request's and the reply's characters, so a test can tell a reported figure from an estimate.
+ */
+export function reportedUsage(messages: readonly ChatMessage[], reply: string): Record<string, unknown> | undefined {
+  const last = messages.at(-1)?.content ?? '';
+  const form = /#usage(:io)?\b/.exec(last);
+  if (!form) {
+    return undefined;
+  }
+  const input = messages.reduce((sum, m) => sum + m.content.length, 0);
+  return form[1]
+    ? { input_tokens: input, output_tokens: reply.length }
+    : { prompt_tokens: input, completion_tokens: reply.length, total_tokens: input + reply.length };
 }
 
 function chatJson(id: number, content: string, shape: string | undefined): unknown {

@@ -49,7 +49,14 @@ function lineEnds(fault: string | undefined, framing: Framing): { eol: string; e
 }
 
 /** Builds the framed events of a stream for a reply under a fault (or none); `key` is the one presented. */
-function planStream(reply: string, fault: string | undefined, framing: Framing, seed: number, key: string): StreamPlan {
+function planStream(
+  reply: string,
+  fault: string | undefined,
+  framing: Framing,
+  seed: number,
+  key: string,
+  usage?: Record<string, unknown>,
+): StreamPlan {
   const { eol, end, data } = lineEnds(fault, framing);
   const frame = (payload: string, id?: number) =>
     (fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') + `${data}${payload}${end}`;
@@ -69,6 +76,10 @@ function planStream(reply: string, fault: string | undefined, framing: Framing, 
     payloads.push(JSON.stringify({ error: { message: echoKeyMessage(key), code: 'invalid_api_key' } }));
   } else if (fault === 'cut' || fault === 'stall') {
     payloads = payloads.slice(0, Math.max(1, Math.floor(payloads.length / (fault === 'cut' ? 2 : 3))));
+  }
+  if (usage) {
+    // As services that report usage send it: one last event with no content.
+    payloads.push(JSON.stringify({ usage }));
   }
   const events: string[] = [];
   payloads.forEach((payload, i) => {
@@ -95,9 +106,14 @@ function planStream(reply: string, fault: string | undefined, framing: Framing, 
  * `data:` lines, with `tokenDelayMs` between writes (`slow`: one event per write, 100 ms apart). Stops when the
  * client goes away.
  */
-export async function streamReply(ctx: RequestContext, reply: string, framing: Framing = 'standard'): Promise<void> {
+export async function streamReply(
+  ctx: RequestContext,
+  reply: string,
+  framing: Framing = 'standard',
+  usage?: Record<string, unknown>,
+): Promise<void> {
   const seed = hashString(reply) ^ ctx.record.id;
-  const plan = planStream(reply, ctx.fault, framing, seed, presentedKey(ctx.req.headers.authorization));
+  const plan = planStream(reply, ctx.fault, framing, seed, presentedKey(ctx.req.headers.authorization), usage);
   ctx.record.framing = framing;
   ctx.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const written =

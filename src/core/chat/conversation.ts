@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorInfo } from '../errors';
 import * as l10n from '@vscode/l10n';
 import type { Citation } from '../normalize';
+import { parseUsage, type ReplyUsage } from '../usage';
 import { CONVERSATION_VERSION, migrateConversation } from './conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
@@ -33,6 +34,8 @@ export interface StoredMessage {
   model?: string;
   /** A grounded reply's numbered sources (AXO's citations), in the order the `[1]` markers count them. */
   sources?: Citation[];
+  /** A reply's tokens: as the service reported them, else estimated (see src/core/usage.ts). */
+  usage?: ReplyUsage;
 }
 
 /** One conversation: one JSON file. */
@@ -154,6 +157,10 @@ function parseMessage(value: unknown): StoredMessage | undefined {
   }
   if (typeof value.model === 'string') {
     message.model = value.model;
+  }
+  const usage = parseUsage(value.usage);
+  if (usage) {
+    message.usage = usage;
   }
   if (Array.isArray(value.sources)) {
     message.sources = value.sources

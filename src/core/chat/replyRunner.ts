@@ -1,11 +1,14 @@
-import type { ChatRequest } from '../alphaClient';
+import type { ChatRequest, UsageListener } from '../alphaClient';
+import { estimateTokens } from '../tokenEstimate';
+import type { TokenUsage } from '../usage';
+import { estimateMessagesTokens } from './contextBudget';
 import { ServiceError, describeError, isAbortError } from '../errors';
 import type { StoredError, StoredMessage } from './conversation';
 
 /** What a reply is written by: the ALPHA client, or a fake in tests. */
 export interface ReplySource {
-  stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined>;
-  complete(request: ChatRequest, signal?: AbortSignal): Promise<string>;
+  stream(request: ChatRequest, signal?: AbortSignal, onUsage?: UsageListener): AsyncGenerator<string, void, undefined>;
+  complete(request: ChatRequest, signal?: AbortSignal, onUsage?: UsageListener): Promise<string>;
 }
 
 /** How a reply ended. */
@@ -31,12 +34,34 @@ export interface RunReplyOptions {
  * "The reply was cut off"). Never throws.
  */
 export async function runReply(options: RunReplyOptions): Promise<ReplyOutcome> {
+  let reported: TokenUsage | undefined;
+  try {
+    return await writeReply(options, (usage) => (reported = usage));
+  } finally {
+    keepUsage(options, reported);
+  }
+}
+
+/**
+ * Keeps the reply's token usage with it: the service's report when it sent one, else the estimate of the request
+ * and of what arrived (none for a reply that got no text and no report: nothing was written, nothing billed).
+ */
+function keepUsage(options: RunReplyOptions, reported: TokenUsage | undefined): void {
+  const { reply, request } = options;
+  if (reported) {
+    reply.usage = { ...reported, reported: true };
+  } else if (reply.content) {
+    reply.usage = { input: estimateMessagesTokens(request.messages), output: estimateTokens(reply.content) };
+  }
+}
+
+async function writeReply(options: RunReplyOptions, onUsage: UsageListener): Promise<ReplyOutcome> {
   const { source, request, reply, signal, onDelta } = options;
   const now = options.now ?? Date.now;
   reply.status = 'streaming';
   try {
     if (options.stream) {
-      for await (const delta of source.stream(request, signal)) {
+      for await (const delta of source.stream(request, signal, onUsage)) {
         if (signal.aborted) {
           break;
         }
@@ -46,7 +71,7 @@ export async function runReply(options: RunReplyOptions): Promise<ReplyOutcome> 
         }
       }
     } else {
-      const text = await source.complete(request, signal);
+      const text = await source.complete(request, signal, onUsage);
       if (!signal.aborted && text) {
         reply.content += text;
         onDelta(text);

@@ -16,7 +16,7 @@ import type {
 import type { ChatSession } from './chatSession';
 import { readDisplay } from '../../host/display';
 import type { ChatSurface } from './chatSurface';
-import { chipView, errorView, messageView, messageViews, modelViews, summaryView } from './chatViews';
+import { chipView, errorView, messageView, messageViews, modelViews, summaryView, usageView } from './chatViews';
 import type { CodeActions } from './codeActions';
 
 /** How long a deleted conversation can be brought back with Undo. */
@@ -75,12 +75,14 @@ export class ChatController extends DisposableOwner {
         },
         replyDelta: (requestId, text) => this.broadcast({ type: 'chat/delta', requestId, text }),
         replyNotice: (requestId, notice) => this.broadcast({ type: 'chat/notice', requestId, notice }),
-        replyEnded: (requestId, reply) =>
+        replyEnded: (requestId, reply) => {
+          const usage = usageView(reply.usage, settings.chatPrices);
           this.broadcast(
             reply.status === 'error' && reply.error
-              ? { type: 'chat/error', requestId, error: errorView(reply.error) }
-              : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done' },
-          ),
+              ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
+              : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
+          );
+        },
         conversationChanged: () => this.redraw(),
         listChanged: async () => this.broadcast({ type: 'conversations/list', conversations: await this.summaries() }),
         streamingChanged: (streaming) => {
@@ -340,7 +342,7 @@ export class ChatController extends DisposableOwner {
     return {
       conversationId: conversation.id,
       title: conversation.title,
-      messages: messageViews(conversation, this.services.settings.baseUrl),
+      messages: messageViews(conversation, this.services.settings.baseUrl, this.services.settings.chatPrices),
       conversations,
       models: modelViews(model),
       model,

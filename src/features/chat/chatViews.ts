@@ -6,6 +6,7 @@ import { estimateTokens } from '../../core/tokenEstimate';
 import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
 import { cleanTitle } from '../../core/chat/grounding';
 import type { Citation } from '../../core/normalize';
+import { costInr, type ReplyUsage } from '../../core/usage';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type {
   ChatErrorAction,
@@ -15,6 +16,7 @@ import type {
   MessageView,
   ModelView,
   SourceView,
+  UsageView,
 } from '../../protocol/chatProtocol';
 
 /** A context item as a chip: its label, and its language and size as a tooltip. */
@@ -47,7 +49,7 @@ export function errorView(error: StoredError): ChatErrorView {
 }
 
 /** A stored message as the page shows it (context content stays in the host; only chips go). */
-export function messageView(m: StoredMessage, baseUrl?: string): MessageView {
+export function messageView(m: StoredMessage, baseUrl?: string, prices: Prices = {}): MessageView {
   const articleOrigins = m.sources ? articleOriginsOf(m.sources, baseUrl) : [];
   return {
     id: m.id,
@@ -60,6 +62,27 @@ export function messageView(m: StoredMessage, baseUrl?: string): MessageView {
     notice: m.notice,
     model: m.model,
     sources: m.sources?.length ? m.sources.map((c) => sourceView(c, articleOrigins)) : undefined,
+    usage: usageView(m.usage, prices),
+  };
+}
+
+/** A chat price in INR per million tokens, input and output (see `Settings.chatPrices`). */
+export interface Prices {
+  input?: number;
+  output?: number;
+}
+
+/** A reply's usage as the page shows it, with its cost when both prices are set. */
+export function usageView(usage: ReplyUsage | undefined, prices: Prices): UsageView | undefined {
+  if (!usage) {
+    return undefined;
+  }
+  const cost = costInr(usage, prices);
+  return {
+    input: usage.input,
+    output: usage.output,
+    reported: usage.reported === true,
+    ...(cost === undefined ? {} : { costInr: cost }),
   };
 }
 
@@ -71,8 +94,8 @@ export function sourceView(citation: Citation, articleOrigins: readonly string[]
 }
 
 /** The messages of a conversation as views. */
-export function messageViews(conversation: Conversation, baseUrl?: string): MessageView[] {
-  return conversation.messages.map((m) => messageView(m, baseUrl));
+export function messageViews(conversation: Conversation, baseUrl?: string, prices: Prices = {}): MessageView[] {
+  return conversation.messages.map((m) => messageView(m, baseUrl, prices));
 }
 
 /** A conversation summary as a list line. */

@@ -126,6 +126,12 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
       if (e.affectsConfiguration('alphaAxo.chat.model')) {
         controller.onModelChanged();
       }
+      if (
+        e.affectsConfiguration('alphaAxo.chat.inrPerMillionInputTokens') ||
+        e.affectsConfiguration('alphaAxo.chat.inrPerMillionOutputTokens')
+      ) {
+        void controller.redraw();
+      }
       if (affectsDisplay(e)) {
         controller.broadcast({ type: 'ui/display', display: readDisplay() });
       }

@@ -14,6 +14,7 @@ import { discardMessages, drawRecent, OlderMessages } from './render';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
 import { isAnnounceMode } from './spokenReply';
+import { showUsage, totalText } from './usage';
 import './chat.css';
 
 interface VsCodeApi extends DraftStore {
@@ -43,6 +44,8 @@ class ChatApp {
   });
   private readonly announcer = new Announcer();
   private readonly title = h('h1', { class: 'title' }, 'ALPHA');
+  /** The conversation's running total of tokens (and cost, with prices set). */
+  private readonly total = h('span', { class: 'conversation-total' });
   private readonly scroller = new Scroller(this.log);
   private readonly composer: Composer;
   private readonly history: HistoryPanel;
@@ -76,6 +79,7 @@ class ChatApp {
       { class: 'chat-header' },
       this.history.toggle,
       this.title,
+      this.total,
       h('span', { class: 'spacer' }),
       iconButton(l10n.t('Export conversation as Markdown'), 'export', () => post({ type: 'conversation/export' })),
       iconButton(l10n.t('New conversation'), 'add', () => post({ type: 'conversation/new' })),
@@ -170,6 +174,7 @@ class ChatApp {
     this.streaming = undefined;
     discardMessages(Array.from(this.log.children));
     this.setTitle(state.title);
+    this.showTotal(state.messages);
     // The streaming reply (always the last message) and the newest others now; the older ones when the page is idle.
     const all = state.messages;
     const last = all.at(-1);
@@ -230,9 +235,14 @@ class ChatApp {
         ? { role: 'assistant' as const, status: 'error' as const, error: message.error }
         : { role: 'assistant' as const, status: message.status };
     if (view) {
-      Object.assign(view, outcome, { content: streaming.element.renderer?.source ?? view.content });
+      Object.assign(view, outcome, {
+        content: streaming.element.renderer?.source ?? view.content,
+        usage: message.usage,
+      });
     }
     showOutcome(streaming.element, outcome, (action) => this.post({ type: 'chat/action', action }));
+    showUsage(streaming.element.article, message.usage);
+    this.showTotal(this.messages);
     this.composer.setStreaming(false);
     this.refreshRegenerate();
     this.scroller.contentChanged();
@@ -318,6 +328,13 @@ class ChatApp {
     });
     body.replaceWith(box);
     input.focus();
+  }
+
+  /** The running total beside the title (its tooltip says what it counts). */
+  private showTotal(messages: readonly MessageView[]): void {
+    const text = totalText(messages);
+    this.total.textContent = text;
+    this.total.title = text ? l10n.t('This conversation so far: {0}', text) : '';
   }
 
   private setTitle(title: string | undefined): void {

@@ -1,3 +1,4 @@
+import { showUsage } from './usage';
 import type { ChatErrorAction, ContextChipView, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import { clockTime, h, icon, iconButton } from '../shared/dom';
@@ -101,6 +102,7 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
   }
   if (!streaming) {
     showOutcome(element, message, (action) => ctx.post({ type: 'chat/action', action }));
+    showUsage(article, message.usage);
   }
   return element;
 }

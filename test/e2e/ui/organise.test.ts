@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
+import { chatReply } from '../../fakeService/chatContent';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
@@ -13,6 +14,7 @@ import {
   notificationButton,
   poll,
   runCommand,
+  screenshot,
   waitForToast,
 } from '../harness/workbench';
 import {
@@ -20,6 +22,7 @@ import {
   openChat,
   prompts,
   reloadWindow,
+  replies,
   sendPrompt,
   waitForLastPrompt,
   waitForReplyEnd,
@@ -54,7 +57,21 @@ async function openList(frame: FrameLocator, title: string): Promise<void> {
   await frame.locator('.history-list .history-title', { hasText: title }).first().waitFor({ timeout: 10_000 });
 }
 
-describe('Conversations you organise', function () {
+/** The prices the group sets, in INR per million tokens. */
+const PRICE_IN = 150;
+const PRICE_OUT = 600;
+
+/** An amount in INR as the page writes it in English. */
+function rupees(amount: number): string {
+  return new Intl.NumberFormat('en', {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: amount < 1 ? 4 : 2,
+  }).format(amount);
+}
+
+describe('Conversations you organise and afford', function () {
   this.timeout(120_000);
   const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
   const service = useFakeService({ chatKey });
@@ -63,6 +80,10 @@ describe('Conversations you organise', function () {
     baseUrl: service().url,
     env: { ALPHA_API_KEY: chatKey },
     workspaceFiles: { 'notes.md': '# Notes\n' },
+    settings: {
+      'alphaAxo.chat.inrPerMillionInputTokens': PRICE_IN,
+      'alphaAxo.chat.inrPerMillionOutputTokens': PRICE_OUT,
+    },
   }));
 
   it('renames, pins and duplicates from the list; a delete offers Undo, which brings the conversation back', async () => {
@@ -182,5 +203,45 @@ describe('Conversations you organise', function () {
       10_000,
       'the other workspace’s conversation is still listed',
     );
+  });
+
+  it('shows each reply’s tokens and cost, reported or estimated, and the conversation’s total; names stay "ALPHA"', async () => {
+    const page = session.page;
+    const frame = await chatFrame(page);
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await frame.getByRole('region', { name: 'Welcome' }).waitFor({ timeout: 10_000 });
+    const before = service().requests.length;
+    await sendPrompt(frame, 'What does this cost? #usage');
+    await waitForReplyEnd(frame);
+    // The fake reports the request's and the reply's characters as tokens (see reportedUsage in chatHandler.ts).
+    const request = service()
+      .requests.slice(before)
+      .find((r) => r.path === '/v1/alpha');
+    const sent = (request?.body as { messages: { content: string }[] }).messages;
+    const input = sent.reduce((sum, m) => sum + m.content.length, 0);
+    const reply = replies(frame).last();
+    const output = chatReply(sent as { role: 'user' | 'assistant'; content: string }[]).length;
+    const line = reply.locator('.usage-line');
+    await line.waitFor({ timeout: 10_000 });
+    const text = await line.innerText();
+    assert.match(text, /tokens in, .* out \(reported by the service\)/);
+    const [reportedIn, reportedOut] = (text.match(/\d[\d,]*/g) ?? []).map((n) => Number(n.replace(/,/g, '')));
+    assert.equal(reportedIn, input, 'the reported input tokens');
+    assert.equal(reportedOut, output, 'the reported output tokens');
+    // The cost, to the paisa's hundredth (how a browser and Node round the last digit may differ).
+    const shown = Number(/₹([\d.,]+)$/.exec(text)?.[1]?.replace(/,/g, ''));
+    const cost = (reportedIn * PRICE_IN + reportedOut * PRICE_OUT) / 1_000_000;
+    assert.ok(Math.abs(shown - cost) < 0.0001, `${text} shows about ${rupees(cost)}`);
+
+    await sendPrompt(frame, 'And an estimate, please');
+    await waitForReplyEnd(frame);
+    const estimated = replies(frame).last().locator('.usage-line');
+    await estimated.waitFor({ timeout: 10_000 });
+    assert.match(await estimated.innerText(), /^≈ [\d,]+ tokens in, [\d,]+ out \(estimated\) · ≈ ₹/);
+    assert.match(await frame.locator('.conversation-total').innerText(), /^≈ [\d,]+ tokens · ≈ ₹/);
+    // The lines are inside the articles, whose names stay exactly "You" and "ALPHA".
+    assert.equal(await replies(frame).count(), 2);
+    assert.equal(await prompts(frame).count(), 2);
+    await screenshot(page, 'chat-cost-line');
   });
 });
