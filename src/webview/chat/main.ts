@@ -45,7 +45,7 @@ class ChatApp {
   private readonly announcer = new Announcer();
   private readonly title = h('h1', { class: 'title' }, 'ALPHA');
   /** The conversation's running total of tokens (and cost, with prices set). */
-  private readonly total = h('span', { class: 'conversation-total' });
+  private readonly total = h('p', { class: 'conversation-total' });
   private readonly scroller = new Scroller(this.log);
   private readonly composer: Composer;
   private readonly history: HistoryPanel;
@@ -79,13 +79,13 @@ class ChatApp {
       { class: 'chat-header' },
       this.history.toggle,
       this.title,
-      this.total,
       h('span', { class: 'spacer' }),
       iconButton(l10n.t('Export conversation as Markdown'), 'export', () => post({ type: 'conversation/export' })),
       iconButton(l10n.t('New conversation'), 'add', () => post({ type: 'conversation/new' })),
     );
     root.replaceChildren(
       header,
+      this.total,
       this.history.element,
       this.log,
       this.scroller.jumpButton,
