@@ -19,25 +19,24 @@ describe('conversations you organise: pins, workspaces, titles and Undo on disk'
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A session of this workspace, and conversations written as it writes them, a millisecond apart, oldest first. */
   async function sessionWith(prompts: string[]): Promise<{ session: ChatSession; ids: string[] }> {
     const session = new ChatSession(new ConversationStore(dir, silentLogger), memoryMemento(), silentLogger, {
       workspace: HERE,
     });
     const ids: string[] = [];
-    for (const prompt of prompts) {
-      await session.startNew();
-      session.conversation.title = prompt;
-      session.conversation.messages.push({ id: newId(), role: 'user', content: prompt, createdAt: Date.now() });
-      await session.saveNow();
-      ids.push(session.conversation.id);
-      await new Promise((resolve) => setTimeout(resolve, 2));
+    for (const [i, prompt] of prompts.entries()) {
+      const conversation = { ...session.fresh(), title: prompt, updatedAt: 1_000 + i };
+      conversation.messages.push({ id: newId(), role: 'user', content: prompt, createdAt: 1_000 + i });
+      await session.add(conversation);
+      ids.push(conversation.id);
     }
     return { session, ids };
   }
 
   it('a conversation records the workspace it was started in, and the list and a fresh read keep it', async () => {
     const { session, ids } = await sessionWith(['Here']);
-    assert.equal(session.conversation.workspace, HERE);
+    assert.equal(session.conversation.workspace, HERE, 'the one shown, new, has it too');
     const fresh = new ConversationStore(dir, silentLogger);
     assert.equal((await fresh.list())[0].workspace, HERE, 'the index keeps it');
     assert.equal((await fresh.load(ids[0]))?.workspace, HERE, 'the file keeps it');
@@ -80,7 +79,7 @@ describe('conversations you organise: pins, workspaces, titles and Undo on disk'
       }),
       true,
     );
-    assert.equal(session.conversation.title, 'Shown');
+    assert.equal((await session.read(ids[1]))?.title, 'Shown', 'the other one keeps its title');
     assert.equal((await new ConversationStore(dir, silentLogger).load(ids[0]))?.title, 'After');
     assert.ok((await new ConversationStore(dir, silentLogger).list()).some((s) => s.title === 'After'));
     assert.equal(await session.update('00000000-0000-4000-8000-000000000000', () => undefined), false);
