@@ -129,9 +129,11 @@ describe('Conversations you organise and afford', function () {
     await waitForLastPrompt(frame, /First topic/);
     assert.equal(await prompts(frame).count(), 1);
 
-    // Delete the copy: it goes, a notification offers Undo, and Undo brings it back (shown again).
+    // Delete the copy: it goes, a notification offers Undo, and Undo brings it back (shown again). Undo lasts 8 s
+    // from the notification: a click that a busy machine delays past that gets the sentence saying so instead.
     await clearNotifications(page);
     await openList(frame, 'Renamed topic (copy)');
+    const deletedAt = Date.now();
     await frame.getByRole('button', { name: 'Delete conversation Renamed topic (copy)' }).click();
     await poll(
       async () => !(await listedTitles(frame)).includes('Renamed topic (copy)'),
@@ -140,11 +142,18 @@ describe('Conversations you organise and afford', function () {
     );
     await waitForToast(page, /Deleted the conversation “Renamed topic \(copy\)”/, 8_000);
     await notificationButton(page, /Deleted the conversation/, 'Undo').click();
-    await poll(
-      async () => (await frame.locator('h1.title').innerText()) === 'Renamed topic (copy)',
-      10_000,
-      'Undo did not bring the conversation back',
-    );
+    const clickedAfter = Date.now() - deletedAt;
+    const restored = async () => (await frame.locator('h1.title').innerText()) === 'Renamed topic (copy)';
+    if (clickedAfter > 6_000) {
+      // Near or past the 8 s: either outcome is right, as long as one shows.
+      const tooLate = page.getByText(/can no longer be restored: Undo lasts 8 seconds/);
+      await poll(async () => (await restored()) || (await tooLate.count()) > 0, 15_000, 'Undo showed nothing');
+      if (!(await restored())) {
+        console.log(`    Undo was clicked ${clickedAfter} ms after the delete: too late, as the notice says`);
+        return;
+      }
+    }
+    await poll(restored, 10_000, 'Undo did not bring the conversation back');
     await openList(frame, 'Renamed topic (copy)');
     assert.deepEqual(
       (await listedTitles(frame)).slice(0, 3).sort(),
