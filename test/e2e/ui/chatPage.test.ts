@@ -172,16 +172,42 @@ describe('Chat page: long conversations and very long replies', function () {
     // Sections the page no longer draws sleep: only their height stays on the page.
     await paragraphsBelow(page, 'main.log > article:last-of-type', 3_000);
 
-    await postToPage(page, stateMessage('short', conversation(2)));
-    const right = (await page.evaluate(`(() => {
-      const gone = document.querySelector('main.log > .discarded');
-      return {
-        hidden: gone ? gone.getAttribute('aria-hidden') : 'removed',
-        height: gone ? gone.getBoundingClientRect().height : 0,
-        visible: [...document.querySelectorAll('main.log article')].filter((a) => !a.closest('.discarded')).length,
-        last: document.querySelector('main.log > article:last-of-type')?.dataset.id,
-      };
-    })()`)) as { hidden: string; height: number; visible: number; last: string };
+    // Read in the task that draws the new state: a listener added after the page's runs right after it, before any
+    // idle callback (posting, then reading in a later evaluate, let a busy machine's idle time remove the reply first).
+    const right = (await page.evaluate(
+      (message) =>
+        new Promise((resolve) => {
+          const w = globalThis as unknown as {
+            addEventListener(type: string, listener: () => void, options: { once: boolean }): void;
+            postMessage(message: unknown, targetOrigin: string): void;
+            document: {
+              querySelector(s: string): {
+                getAttribute(n: string): string | null;
+                getBoundingClientRect(): { height: number };
+                dataset: Record<string, string>;
+              } | null;
+              querySelectorAll(s: string): ArrayLike<{ closest(s: string): unknown }>;
+            };
+          };
+          w.addEventListener(
+            'message',
+            () => {
+              const gone = w.document.querySelector('main.log > .discarded');
+              resolve({
+                hidden: gone ? gone.getAttribute('aria-hidden') : 'removed',
+                height: gone ? gone.getBoundingClientRect().height : 0,
+                visible: Array.from(w.document.querySelectorAll('main.log article')).filter(
+                  (a) => !a.closest('.discarded'),
+                ).length,
+                last: w.document.querySelector('main.log > article:last-of-type')?.dataset.id,
+              });
+            },
+            { once: true },
+          );
+          w.postMessage(message, '*');
+        }),
+      stateMessage('short', conversation(2)),
+    )) as { hidden: string | null; height: number; visible: number; last?: string };
     // Not removed in the state's own task (that is one long task for a reply of megabytes), but hidden at once.
     assert.equal(right.hidden, 'true', 'the long reply is hidden from assistive technology at once, removed later');
     assert.equal(right.height, 0, 'the long reply takes no room while it goes');
