@@ -246,6 +246,20 @@ function shape(messages: readonly StoredMessage[]): string[] {
   return messages.map((m) => (m.role === 'user' ? `user: ${m.content}` : `ALPHA (${m.status}): ${m.content}`));
 }
 
+/** Conversation B with a finished turn, then A shown with its reply streaming and held after "Hello". */
+async function streamingInANextToB(prompt: string) {
+  const parts = setup();
+  const { state, holder, source, recorder } = parts;
+  await state.send('In B');
+  const b = holder.conversation.id;
+  await state.newConversation();
+  const a = holder.conversation.id;
+  source.held = true;
+  const sending = state.send(prompt);
+  await recorder.when(/delta 2 Hello/);
+  return { ...parts, a, b, sending };
+}
+
 describe('chat state (src/core/chat/chatState)', () => {
   it('send: adds the prompt and its reply, streams it, saves it, and tells in order', async () => {
     const { state, holder, source, recorder } = setup();
@@ -369,14 +383,7 @@ describe('chat state (src/core/chat/chatState)', () => {
   });
 
   it('switch: stops the reply, keeps it in its own conversation, shows the other; the reply never lands there', async () => {
-    const { state, holder, source, recorder } = setup();
-    await state.send('In B');
-    const b = holder.conversation.id;
-    await state.newConversation();
-    const a = holder.conversation.id;
-    source.held = true;
-    const sending = state.send('In A, streaming');
-    await recorder.when(/delta 2 Hello/);
+    const { state, holder, a, b, sending } = await streamingInANextToB('In A, streaming');
     assert.equal(await state.switchTo(b), true);
     await sending;
     assert.equal(holder.conversation.id, b);
@@ -387,14 +394,7 @@ describe('chat state (src/core/chat/chatState)', () => {
   });
 
   it('stop during a switch does not interleave: the reply ends once, the switch completes, a later prompt lands after it', async () => {
-    const { state, holder, source, recorder } = setup();
-    await state.send('In B');
-    const b = holder.conversation.id;
-    await state.newConversation();
-    const a = holder.conversation.id;
-    source.held = true;
-    const sending = state.send('In A');
-    await recorder.when(/delta 2 Hello/);
+    const { state, holder, source, recorder, a, b, sending } = await streamingInANextToB('In A');
     const gate = deferred();
     holder.switchGate = gate.promise;
     const switching = state.switchTo(b);
