@@ -59,6 +59,14 @@ export interface MessageView {
   sources?: SourceView[];
   /** A reply's tokens and, with prices set, its cost. */
   usage?: UsageView;
+  /** Where the message stands among its siblings (other versions of an edited prompt or a regenerated reply). */
+  branch?: BranchView;
+}
+
+/** A message's place among its siblings, 1-based: "‹ 2 / 3 ›". */
+export interface BranchView {
+  index: number;
+  count: number;
 }
 
 /** A reply's tokens: reported by the service, or estimated; its cost in INR when both prices are set. */
@@ -201,10 +209,12 @@ export type WebviewToHost =
   | { type: 'chat/send'; text: string }
   /** Webview → host: stop the reply `requestId` (Stop generating, Esc). */
   | { type: 'chat/cancel'; requestId: number }
-  /** Webview → host: write the last reply again. */
-  | { type: 'chat/regenerate' }
-  /** Webview → host: replace the last prompt with `text` and send it again. */
+  /** Webview → host: write a reply again (`messageId`'s, else the last); the old one stays as a branch. */
+  | { type: 'chat/regenerate'; messageId?: string }
+  /** Webview → host: send a prompt again as `text`; the old prompt and what followed stay as a branch. */
   | { type: 'chat/edit'; messageId: string; text: string }
+  /** Webview → host: show the sibling before (−1) or after (1) a message, and the branch below it. */
+  | { type: 'chat/branch'; messageId: string; step: -1 | 1 }
   /** Webview → host: run an error's action (Retry re-sends the last prompt). */
   | { type: 'chat/action'; action: ChatErrorAction }
   /** Webview → host: start a new, empty conversation. */
@@ -261,7 +271,8 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'webview/ready': bare,
   'chat/send': (m) => isText(m.text),
   'chat/cancel': (m) => isIndex(m.requestId),
-  'chat/regenerate': bare,
+  'chat/regenerate': (m) => m.messageId === undefined || isShort(m.messageId),
+  'chat/branch': (m) => isShort(m.messageId) && (m.step === -1 || m.step === 1),
   'chat/edit': (m) => isShort(m.messageId) && isText(m.text),
   'chat/action': (m) => isOneOf(m.action, CHAT_ERROR_ACTIONS),
   'conversation/new': bare,

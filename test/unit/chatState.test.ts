@@ -14,6 +14,7 @@ import {
   type Conversation,
   type StoredMessage,
 } from '../../src/core/chat/conversation';
+import { branchPlaces } from '../../src/core/chat/branches';
 import { summaryOf, type ConversationSummary } from '../../src/core/chat/conversationStore';
 import type { GroundingResult } from '../../src/core/chat/grounding';
 import type { ReplySource } from '../../src/core/chat/replyRunner';
@@ -331,7 +332,7 @@ describe('chat state (src/core/chat/chatState)', () => {
     assert.ok(recorder.events.indexOf('ended 1 stopped') < recorder.events.indexOf('started 2 two'));
   });
 
-  it('regenerate: writes the last reply again, replacing it; the request is the same prompt', async () => {
+  it('regenerate: writes the last reply again; the old one stays as a branch; the request is the same prompt', async () => {
     const { state, holder, source } = setup();
     await state.send('Name a colour');
     const before = holder.conversation.messages[1].id;
@@ -339,7 +340,75 @@ describe('chat state (src/core/chat/chatState)', () => {
     await state.regenerate();
     assert.deepEqual(shape(holder.conversation.messages), ['user: Name a colour', 'ALPHA (done): Blue.']);
     assert.notEqual(holder.conversation.messages[1].id, before);
+    assert.deepEqual(shape(holder.conversation.branches ?? []), ['ALPHA (done): Hello, world.']);
     assert.deepEqual(source.requests[1].messages, source.requests[0].messages);
+    assert.deepEqual(branchPlaces(holder.conversation).get(holder.conversation.messages[1].id), { index: 2, count: 2 });
+  });
+
+  it('regenerate an earlier reply: what followed it stays in its branch; the request ends at its prompt', async () => {
+    const { state, holder, source } = setup();
+    await state.send('First');
+    await state.send('Second');
+    const firstReply = holder.conversation.messages[1];
+    source.pieces = ['Other', ' answer'];
+    await state.regenerate(firstReply.id);
+    assert.deepEqual(shape(holder.conversation.messages), ['user: First', 'ALPHA (done): Other answer']);
+    assert.deepEqual(shape(holder.conversation.branches ?? []), [
+      'ALPHA (done): Hello, world.',
+      'user: Second',
+      'ALPHA (done): Hello, world.',
+    ]);
+    assert.deepEqual(
+      source.requests[2].messages.map((m) => m.content),
+      ['First'],
+      'the regenerated reply answers its own prompt, not what came later',
+    );
+    await state.regenerate(holder.conversation.messages[0].id);
+    assert.equal(source.requests.length, 3, 'a prompt is not a reply: nothing regenerated');
+  });
+
+  it('a failed last reply with no text is replaced by Retry, not kept as a branch', async () => {
+    const { state, holder, source } = setup();
+    source.failWith = new ServiceError('server', 'The service failed.');
+    source.pieces = ['', 'x'];
+    await state.send('Try');
+    assert.equal(holder.conversation.messages[1].status, 'error');
+    source.failWith = undefined;
+    source.pieces = ['Fine'];
+    await state.regenerate();
+    assert.deepEqual(shape(holder.conversation.messages), ['user: Try', 'ALPHA (done): Fine']);
+    assert.equal(holder.conversation.branches, undefined);
+  });
+
+  it('switch branch: shows the other version, saved; the conversation continues from the branch on screen', async () => {
+    const { state, holder, source, recorder } = setup();
+    await state.send('Question');
+    await state.send('Follow-up');
+    const question = holder.conversation.messages[0];
+    await state.edit(question.id, 'Question, edited');
+    const edited = holder.conversation.messages[0];
+    assert.equal(await state.switchBranch(edited.id, 1), false, 'the edit is the last version');
+    const redraws = recorder.events.filter((e) => e === 'redraw').length;
+    assert.equal(await state.switchBranch(edited.id, -1), true);
+    assert.equal(recorder.events.filter((e) => e === 'redraw').length, redraws + 1, 'the pages are redrawn');
+    assert.deepEqual(shape(holder.conversation.messages), [
+      'user: Question',
+      'ALPHA (done): Hello, world.',
+      'user: Follow-up',
+      'ALPHA (done): Hello, world.',
+    ]);
+    assert.deepEqual(
+      shape(holder.files.get(holder.conversation.id)?.messages ?? []),
+      shape(holder.conversation.messages),
+    );
+    await state.send('Third');
+    assert.deepEqual(
+      source.requests.at(-1)?.messages.map((m) => m.content),
+      ['Question', 'Hello, world.', 'Follow-up', 'Hello, world.', 'Third'],
+      'the next prompt goes with the branch on screen',
+    );
+    assert.equal(await state.switchBranch(question.id, 1), true);
+    assert.deepEqual(shape(holder.conversation.messages), ['user: Question, edited', 'ALPHA (done): Hello, world.']);
   });
 
   it('regenerate while a reply streams stops it and writes it again; with no prompt it does nothing', async () => {
@@ -360,7 +429,7 @@ describe('chat state (src/core/chat/chatState)', () => {
     );
   });
 
-  it('edit: replaces an earlier prompt and all after it, keeps its context, retitles, and answers again', async () => {
+  it('edit: an earlier prompt is sent again as a new version (the old one and all after it a branch), keeps its context, retitles', async () => {
     const { state, holder, source } = setup();
     state.addContext([{ id: 'c', label: 'a.ts', content: 'code' }]);
     await state.send('First question');
@@ -374,6 +443,12 @@ describe('chat state (src/core/chat/chatState)', () => {
     assert.deepEqual(holder.conversation.messages[0].context, first.context, 'the context stays');
     assert.notEqual(holder.conversation.messages[0].id, first.id);
     assert.equal(holder.conversation.title, 'First question, better');
+    assert.deepEqual(
+      shape(holder.conversation.branches ?? []).slice(0, 1),
+      ['user: First question'],
+      'the old prompt is kept as a branch',
+    );
+    assert.equal(holder.conversation.branches?.length, 4);
     assert.equal(source.requests.length, 3);
     assert.match(source.requests[2].messages.at(-1)?.content ?? '', /First question, better/);
 

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../alphaClient';
 import { describeError, type ServiceError } from '../errors';
 import type { Logger } from '../logger';
 import { estimateTokens } from '../tokenEstimate';
+import { leavePath, newVersionTime, switchBranch } from './branches';
 import { estimateMessagesTokens, fitToContext } from './contextBudget';
 import {
   INTERRUPTED_NOTICE,
@@ -199,20 +200,41 @@ export class ChatState {
     });
   }
 
-  /** Writes the last reply again (Regenerate, Retry); settles when it has ended. */
-  async regenerate(): Promise<void> {
+  /**
+   * Writes a reply again (Regenerate, Retry): `messageId`'s, else the last one (or the missing reply to the last
+   * prompt). The old reply, and what followed it, stays as a branch; a last reply with no text (a failure, a stop
+   * before the first word) is replaced. Settles when the new reply has ended.
+   */
+  async regenerate(messageId?: string): Promise<void> {
     const started = await this.serial(async () => {
       await this.halt();
-      const messages = this.conversation.messages;
-      if (messages.at(-1)?.role === 'assistant') {
-        messages.pop();
+      const conversation = this.conversation;
+      const messages = conversation.messages;
+      const index =
+        messageId === undefined
+          ? messages.at(-1)?.role === 'assistant'
+            ? messages.length - 1
+            : messages.length
+          : messages.findIndex((m) => m.id === messageId && m.role === 'assistant');
+      if (index < 1 || messages[index - 1].role !== 'user') {
+        return undefined;
       }
-      return messages.at(-1)?.role === 'user' ? this.begin('redraw') : undefined;
+      const old = messages[index];
+      const at = newVersionTime(conversation, index);
+      if (old && index === messages.length - 1 && !old.content.trim()) {
+        messages.pop();
+      } else {
+        leavePath(conversation, index);
+      }
+      return this.begin('redraw', at);
     });
     await started?.reply;
   }
 
-  /** Replaces a prompt (and everything after it) with `text`, keeping its context, and sends it again. */
+  /**
+   * Sends a prompt again as `text`, keeping its context: the edited prompt becomes a sibling of the old one, which
+   * stays as a branch with everything that followed it.
+   */
   async edit(messageId: string, text: string): Promise<void> {
     const started = await this.serial(async () => {
       await this.halt();
@@ -222,14 +244,36 @@ export class ChatState {
       if (index < 0 || (!text.trim() && !messages[index].context?.length)) {
         return undefined;
       }
-      const edited: StoredMessage = { ...messages[index], id: newId(), content: text, createdAt: Date.now() };
-      messages.splice(index, messages.length - index, edited);
+      const edited: StoredMessage = {
+        ...messages[index],
+        id: newId(),
+        content: text,
+        createdAt: newVersionTime(conversation, index),
+      };
+      leavePath(conversation, index);
+      messages.push(edited);
       if (index === 0) {
         conversation.title = titleFrom(text, edited.context ?? []);
       }
       return this.begin('redraw');
     });
     await started?.reply;
+  }
+
+  /**
+   * Shows the sibling before (`step` −1) or after (+1) the message `messageId` on the path, with the branch below
+   * it that was shown last; the conversation continues from there. False when there is none.
+   */
+  switchBranch(messageId: string, step: -1 | 1): Promise<boolean> {
+    return this.serial(async () => {
+      await this.halt();
+      if (!switchBranch(this.conversation, messageId, step)) {
+        return false;
+      }
+      await this.options.holder.saveNow();
+      await this.options.listener.conversationChanged();
+      return true;
+    });
   }
 
   /** Starts an empty conversation (the running reply stops). */
@@ -467,7 +511,7 @@ export class ChatState {
    * reply was ended). Wrapped in an object: an operation that returned the promise itself would hold the queue
    * until the reply ended, and the next operation, which stops it, would wait for it forever.
    */
-  private begin(mode: 'append' | 'redraw'): { reply: Promise<void> } {
+  private begin(mode: 'append' | 'redraw', createdAt = Date.now()): { reply: Promise<void> } {
     const conversation = this.conversation;
     const settings = this.options.settings();
     const fit = fitToContext(requestMessages(conversation.messages), settings.model);
@@ -475,7 +519,7 @@ export class ChatState {
       id: newId(),
       role: 'assistant',
       content: '',
-      createdAt: Date.now(),
+      createdAt,
       status: 'streaming',
       model: settings.model,
       notice: fit.notice,

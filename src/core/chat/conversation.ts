@@ -36,6 +36,11 @@ export interface StoredMessage {
   sources?: Citation[];
   /** A reply's tokens: as the service reported them, else estimated (see src/core/usage.ts). */
   usage?: ReplyUsage;
+  /**
+   * A branch message's parent: the message it follows (absent: a first prompt). Only messages in `branches` have
+   * one; on the path, a message follows the one before it (see branches.ts).
+   */
+  parentId?: string;
 }
 
 /** One conversation: one JSON file. */
@@ -45,7 +50,10 @@ export interface Conversation {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** The path shown, in order. */
   messages: StoredMessage[];
+  /** The messages off the path shown (edited prompts, regenerated replies and what followed them), each once. */
+  branches?: StoredMessage[];
   /** "Ground with AXO" is on for this conversation; optional, so older files need no upgrade step (absent = off). */
   groundWithAxo?: boolean;
   /** Pinned: listed above the others. Optional like `groundWithAxo` (absent = not pinned). */
@@ -116,6 +124,12 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     return undefined;
   }
   const messages = value.messages.map(parseMessage).filter((m): m is StoredMessage => m !== undefined);
+  for (const message of messages) {
+    delete message.parentId;
+  }
+  const branches = Array.isArray(value.branches)
+    ? value.branches.map(parseMessage).filter((m): m is StoredMessage => m !== undefined)
+    : [];
   const createdAt = num(value.createdAt) ?? messages[0]?.createdAt ?? 0;
   return {
     version: CONVERSATION_VERSION,
@@ -125,6 +139,7 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     createdAt,
     updatedAt: num(value.updatedAt) ?? createdAt,
     messages: keepStreaming ? messages : messages.map(markInterrupted),
+    ...(branches.length ? { branches: keepStreaming ? branches : branches.map(markInterrupted) } : {}),
     ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
     ...(value.pinned === true ? { pinned: true } : {}),
     ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
@@ -157,6 +172,9 @@ function parseMessage(value: unknown): StoredMessage | undefined {
   }
   if (typeof value.model === 'string') {
     message.model = value.model;
+  }
+  if (typeof value.parentId === 'string') {
+    message.parentId = value.parentId;
   }
   const usage = parseUsage(value.usage);
   if (usage) {

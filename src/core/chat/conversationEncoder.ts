@@ -9,6 +9,7 @@ interface Encoded {
 
 const COMMA = Buffer.from(',');
 const END = Buffer.from(']}');
+const BRANCHES = Buffer.from('],"branches":[');
 
 /**
  * Encodes conversations as their file's bytes, keeping each message's encoding for as long as the message is
@@ -25,17 +26,25 @@ export class ConversationEncoder {
    * `JSON.parse` of them gives the conversation at the current version; they start with `revision` (revisionFile).
    */
   encode(conversation: Conversation, revision: string): Buffer[] {
-    const { messages, ...header } = conversation;
+    const { messages, branches, ...header } = conversation;
     const head = JSON.stringify({ revision, ...header, version: CONVERSATION_VERSION });
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"messages":[`)];
+    this.encodeList(messages, chunks);
+    if (branches?.length) {
+      chunks.push(BRANCHES);
+      this.encodeList(branches, chunks);
+    }
+    chunks.push(END);
+    return chunks;
+  }
+
+  private encodeList(messages: readonly StoredMessage[], chunks: Buffer[]): void {
     messages.forEach((message, index) => {
       if (index > 0) {
         chunks.push(COMMA);
       }
       chunks.push(this.encodeMessage(message));
     });
-    chunks.push(END);
-    return chunks;
   }
 
   private encodeMessage(message: StoredMessage): Buffer {

@@ -1,3 +1,4 @@
+import { branchPointCount } from './branches';
 import { contextBlock } from './promptMessages';
 import { displayTitle, type Conversation, type StoredMessage } from './conversation';
 import { modelLabel } from './modelLineup';
@@ -20,6 +21,14 @@ export function conversationMarkdown(
   formatTime: (ms: number) => string = (ms) => new Date(ms).toISOString(),
 ): string {
   const parts: string[] = [`# ${displayTitle(conversation)}`, '', `_Exported ${formatTime(Date.now())}_`];
+  const points = branchPointCount(conversation);
+  if (points > 0) {
+    // The export is what the conversation shows: the branch on screen, not its other versions.
+    parts.push(
+      '',
+      `_The branch on screen; ${points === 1 ? 'one message has' : `${points} messages have`} other versions, not included._`,
+    );
+  }
   let grounded = 0;
   for (const m of conversation.messages) {
     const who = m.role === 'user' ? 'You' : m.model ? `ALPHA (${modelLabel(m.model)})` : 'ALPHA';

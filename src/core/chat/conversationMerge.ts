@@ -1,3 +1,4 @@
+import { tidyBranches } from './branches';
 import type { Conversation, StoredMessage } from './conversation';
 
 /** What a window last read or wrote of a conversation: the ids of its messages then. */
@@ -40,13 +41,22 @@ export function mergeConversations(base: MergeBase, mine: Conversation, theirs: 
     anchor = own.id;
     anchorIsNew = isNew;
   }
-  return {
+  const result: Conversation = {
     ...mine,
     title: mine.title || theirs.title,
     createdAt: Math.min(mine.createdAt, theirs.createdAt),
     updatedAt: Math.max(mine.updatedAt, theirs.updatedAt),
     messages: merged,
   };
+  // Branches are only ever added to: both windows' together, less what the merged path shows. A turn one window
+  // took off the path (an edit, a regenerate, a switch) is in that window's branches, so it stays in the tree.
+  delete result.branches;
+  const branches = [...(mine.branches ?? []), ...(theirs.branches ?? [])];
+  if (branches.length) {
+    result.branches = branches;
+    tidyBranches(result);
+  }
+  return result;
 }
 
 /** Whether a merge changed anything this window shows (its messages or title). */
@@ -54,6 +64,7 @@ export function differs(before: Conversation, after: Conversation): boolean {
   return (
     before.title !== after.title ||
     before.messages.length !== after.messages.length ||
+    (before.branches?.length ?? 0) !== (after.branches?.length ?? 0) ||
     before.messages.some((m, i) => m !== after.messages[i])
   );
 }

@@ -25,8 +25,28 @@ function giveMessagesIds(raw: RawConversation): RawConversation {
   return raw;
 }
 
+/**
+ * Version 2 → 3: a conversation keeps branches. `messages` stays the path shown, so a build that reads version 2
+ * sees the conversation as it was shown; the messages off it are in `branches`, each with its `parentId`. A file of
+ * version 2 has none; a `parentId` on one of its messages (never written by a build) would misplace it, so it goes.
+ */
+function addBranches(raw: RawConversation): RawConversation {
+  if (Array.isArray(raw.messages)) {
+    raw.messages = raw.messages.map((m: unknown) => {
+      if (!isRecord(m) || !('parentId' in m)) {
+        return m;
+      }
+      const rest = { ...m };
+      delete rest.parentId;
+      return rest;
+    });
+  }
+  raw.branches = [];
+  return raw;
+}
+
 /** `UPGRADES[i]` turns version i + 1 into version i + 2. Append here; never change a step that has shipped. */
-const UPGRADES: readonly Upgrade[] = [giveMessagesIds];
+const UPGRADES: readonly Upgrade[] = [giveMessagesIds, addBranches];
 
 /** The version this build writes. */
 export const CONVERSATION_VERSION = UPGRADES.length + 1;

@@ -1,7 +1,8 @@
+import { allMessages } from './branches';
 import type { Conversation, StoredMessage } from './conversation';
 
 /** What a search reads of a conversation. */
-export type Searchable = Pick<Conversation, 'id' | 'title' | 'messages'>;
+export type Searchable = Pick<Conversation, 'id' | 'title' | 'messages' | 'branches'>;
 
 /** The longest query searched; anything longer is cut. */
 export const MAX_QUERY_LENGTH = 200;
@@ -78,11 +79,13 @@ export interface FoldedConversation {
 
 /** Folds a conversation for searching (see searchFolded). */
 export function foldConversation(conversation: Searchable): FoldedConversation {
+  // Every branch is searched, the path shown first (its snippet is preferred).
+  const messages = allMessages(conversation);
   return {
     id: conversation.id,
     title: foldText(conversation.title),
-    messages: conversation.messages,
-    texts: conversation.messages.map((m) => foldText(m.content)),
+    messages,
+    texts: messages.map((m) => foldText(m.content)),
   };
 }
 

@@ -139,12 +139,17 @@ export class ChatController extends DisposableOwner {
     return this.chat.record(text, reply);
   }
 
-  /** Writes the last reply again (Regenerate, Retry). */
-  regenerate(): Promise<void> {
-    return this.chat.regenerate();
+  /** Writes a reply again (`messageId`'s, else the last: Regenerate, Retry); the old one stays as a branch. */
+  regenerate(messageId?: string): Promise<void> {
+    return this.chat.regenerate(messageId);
   }
 
-  /** Replaces a prompt (and everything after it) with `text`, keeping its context, and sends it again. */
+  /** Shows the sibling before (−1) or after (1) a message on the path shown, and the branch below it. */
+  switchBranch(messageId: string, step: -1 | 1): Promise<boolean> {
+    return this.chat.switchBranch(messageId, step);
+  }
+
+  /** Sends a prompt again as `text`, keeping its context; the old prompt and what followed stay as a branch. */
   edit(messageId: string, text: string): Promise<void> {
     return this.chat.edit(messageId, text);
   }

@@ -19,6 +19,7 @@ export type RouterChat = Pick<
   | 'stop'
   | 'regenerate'
   | 'edit'
+  | 'switchBranch'
   | 'newConversation'
   | 'switchTo'
   | 'delete'
@@ -85,7 +86,9 @@ export class ChatRouter implements SurfaceHost {
       case 'chat/cancel':
         return c.stop(message.requestId);
       case 'chat/regenerate':
-        return c.regenerate();
+        return c.regenerate(message.messageId);
+      case 'chat/branch':
+        return void (await c.switchBranch(message.messageId, message.step));
       case 'chat/edit':
         return c.edit(message.messageId, message.text);
       case 'chat/action':

@@ -291,6 +291,11 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     }
     const latest = mergeConversations({ ids: sent }, conversation, merged);
     conversation.messages = latest.messages;
+    if (latest.branches) {
+      conversation.branches = latest.branches;
+    } else {
+      delete conversation.branches;
+    }
     conversation.title = latest.title;
     conversation.updatedAt = latest.updatedAt;
   }

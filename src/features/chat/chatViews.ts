@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
+import { branchPlaces, type BranchPlace } from '../../core/chat/branches';
 import type { ConversationSummary } from '../../core/chat/conversationStore';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
 import { estimateTokens } from '../../core/tokenEstimate';
@@ -49,7 +50,12 @@ export function errorView(error: StoredError): ChatErrorView {
 }
 
 /** A stored message as the page shows it (context content stays in the host; only chips go). */
-export function messageView(m: StoredMessage, baseUrl?: string, prices: Prices = {}): MessageView {
+export function messageView(
+  m: StoredMessage,
+  baseUrl?: string,
+  prices: Prices = {},
+  branch?: BranchPlace,
+): MessageView {
   const articleOrigins = m.sources ? articleOriginsOf(m.sources, baseUrl) : [];
   return {
     id: m.id,
@@ -63,6 +69,7 @@ export function messageView(m: StoredMessage, baseUrl?: string, prices: Prices =
     model: m.model,
     sources: m.sources?.length ? m.sources.map((c) => sourceView(c, articleOrigins)) : undefined,
     usage: usageView(m.usage, prices),
+    ...(branch ? { branch: { index: branch.index, count: branch.count } } : {}),
   };
 }
 
@@ -95,7 +102,8 @@ export function sourceView(citation: Citation, articleOrigins: readonly string[]
 
 /** The messages of a conversation as views. */
 export function messageViews(conversation: Conversation, baseUrl?: string, prices: Prices = {}): MessageView[] {
-  return conversation.messages.map((m) => messageView(m, baseUrl, prices));
+  const places = branchPlaces(conversation);
+  return conversation.messages.map((m) => messageView(m, baseUrl, prices, places.get(m.id)));
 }
 
 /** A conversation summary as a list line. */

@@ -9,7 +9,14 @@ import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from '../shared/dom';
 import { HistoryPanel } from './historyPanel';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
-import { messageElement, showNotice, showOutcome, type MessageContext, type MessageElement } from './messageView';
+import {
+  messageElement,
+  regenerateButton,
+  showNotice,
+  showOutcome,
+  type MessageContext,
+  type MessageElement,
+} from './messageView';
 import { discardMessages, drawRecent, OlderMessages } from './render';
 import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
@@ -55,6 +62,8 @@ class ChatApp {
   private olderMessages: OlderMessages<MessageView> | undefined;
   private conversationId = '';
   private readonly ctx: MessageContext;
+  /** A branch switch asked for: after the redraw, its button gets the focus back (the place's message changed). */
+  private branchFocus: { index: number; step: -1 | 1 } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -73,6 +82,11 @@ class ChatApp {
       decorate: decorateCodeBlocks,
       onRendered: () => this.scroller.contentChanged(),
       edit: (message, article) => this.edit(message, article),
+      switchBranch: (message, step) => {
+        // The page is drawn again; the focus comes back to the same button of the message in that place.
+        this.branchFocus = { index: this.messages.findIndex((m) => m.id === message.id), step };
+        post({ type: 'chat/branch', messageId: message.id, step });
+      },
     };
     const header = h(
       'header',
@@ -203,7 +217,44 @@ class ChatApp {
     this.history.update(state.conversations, state.conversationId);
     document.body.classList.toggle('has-selection', state.hasSelection);
     this.refreshRegenerate();
-    this.scroller.jumpToLatest();
+    const focus = this.branchFocus;
+    this.branchFocus = undefined;
+    if (focus && state.conversationId === this.conversationId && focus.index >= 0) {
+      this.focusBranch(shown, focus.index, focus.step);
+    } else {
+      this.scroller.jumpToLatest();
+    }
+  }
+
+  /**
+   * After a branch switch: the message now in the switched place keeps the view (it is scrolled into view, not the
+   * end) and its switch button the focus (the other one when this one is now at an end). An older message drawn in a
+   * later idle slice is focused once it is there.
+   */
+  private focusBranch(shown: readonly MessageView[], index: number, step: -1 | 1): void {
+    const message = shown[index];
+    if (!message) {
+      this.scroller.jumpToLatest();
+      return;
+    }
+    const focus = () => {
+      const article = this.elements.get(message.id)?.article;
+      if (!article?.isConnected) {
+        return false;
+      }
+      const buttons = [
+        article.querySelector<HTMLButtonElement>(step < 0 ? '.branch-previous' : '.branch-next'),
+        article.querySelector<HTMLButtonElement>(step < 0 ? '.branch-next' : '.branch-previous'),
+      ];
+      const target = buttons.find((b) => b && !b.disabled) ?? article;
+      target.focus({ preventScroll: true });
+      article.scrollIntoView({ block: 'nearest' });
+      this.scroller.contentChanged();
+      return true;
+    };
+    if (!focus()) {
+      void this.olderMessages?.done.then(focus);
+    }
   }
 
   private append(message: MessageView, streaming: boolean): MessageElement {
@@ -255,19 +306,20 @@ class ChatApp {
     }
   }
 
-  /** Only the last reply can be regenerated, and not while one is written. */
+  /**
+   * Every finished reply can be regenerated (the old one stays as a branch), but not while one is written: the
+   * buttons are hidden then (`.replying` in chat.css). A reply that has just ended gets its button.
+   */
   private refreshRegenerate(): void {
-    this.log.querySelectorAll('.regenerate').forEach((b) => b.remove());
+    this.log.classList.toggle('replying', this.streaming !== undefined);
     const last = this.messages.at(-1);
     if (!last || last.role !== 'assistant' || this.streaming) {
       return;
     }
     const toolbar = this.elements.get(last.id)?.article.querySelector('.message-actions');
-    toolbar?.append(
-      iconButton(l10n.t('Regenerate'), 'refresh', () => this.post({ type: 'chat/regenerate' }), {
-        class: 'icon-button regenerate',
-      }),
-    );
+    if (toolbar && !toolbar.querySelector('.regenerate')) {
+      toolbar.append(regenerateButton(last.id, this.post));
+    }
   }
 
   /** Stops the streaming reply; true when one was streaming. */

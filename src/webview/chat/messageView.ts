@@ -15,6 +15,8 @@ export interface MessageContext {
   onRendered(): void;
   /** Starts editing a prompt in place. */
   edit(message: MessageView, article: HTMLElement): void;
+  /** Shows the sibling before (−1) or after (1) a message: another version of the prompt or reply. */
+  switchBranch(message: MessageView, step: -1 | 1): void;
 }
 
 /** The parts of a drawn message the page updates later. */
@@ -62,6 +64,7 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
       h('span', { class: 'author' }, author),
       !isUser && message.model ? h('span', { class: 'model' }, message.model.toUpperCase()) : undefined,
       h('time', { datetime: new Date(message.createdAt).toISOString() }, clockTime(message.createdAt)),
+      message.branch ? branchSwitch(message, ctx) : undefined,
       toolbar,
     ),
     message.context?.length ? h('div', { class: 'chips' }, ...message.context.map((c) => chip(c))) : undefined,
@@ -100,11 +103,45 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
   if (!isUser && !streaming && message.sources?.length) {
     article.insertBefore(sourcesList(message, ctx), footer);
   }
+  if (!isUser && !streaming) {
+    toolbar.append(regenerateButton(message.id, ctx.post));
+  }
   if (!streaming) {
     showOutcome(element, message, (action) => ctx.post({ type: 'chat/action', action }));
     showUsage(article, message.usage);
   }
   return element;
+}
+
+/** A reply's Regenerate: it is written again, and the old one stays as a branch. Hidden while a reply streams. */
+export function regenerateButton(messageId: string, post: (message: WebviewToHost) => void): HTMLElement {
+  return iconButton(l10n.t('Regenerate'), 'refresh', () => post({ type: 'chat/regenerate', messageId }), {
+    class: 'icon-button regenerate',
+  });
+}
+
+/**
+ * "‹ 2 / 3 ›": which version of an edited prompt or a regenerated reply is shown, with buttons to the others. A group
+ * named by what it holds ("Version 2 of 3"); the article's own name stays "You" or "ALPHA".
+ */
+function branchSwitch(message: MessageView, ctx: MessageContext): HTMLElement | undefined {
+  const branch = message.branch;
+  if (!branch) {
+    return undefined;
+  }
+  const { index, count } = branch;
+  const step = (delta: -1 | 1, label: string, iconName: string, className: string, disabled: boolean) =>
+    iconButton(label, iconName, () => ctx.switchBranch(message, delta), {
+      class: `icon-button ${className}`,
+      ...(disabled ? { disabled: true } : {}),
+    });
+  return h(
+    'div',
+    { class: 'branch-switch', role: 'group', 'aria-label': l10n.t('Version {0} of {1}', index, count) },
+    step(-1, l10n.t('Previous version'), 'chevron-left', 'branch-previous', index <= 1),
+    h('span', { class: 'branch-index', 'aria-hidden': 'true' }, `${index} / ${count}`),
+    step(1, l10n.t('Next version'), 'chevron-right', 'branch-next', index >= count),
+  );
 }
 
 /** Shows how a reply ended: "Stopped", interrupted by a reload, or its error with the fitting action. */

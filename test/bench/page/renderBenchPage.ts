@@ -90,6 +90,7 @@ async function drawConversation(messages: MessageView[]): Promise<SwitchTimes> {
     decorate: decorateCodeBlocks,
     onRendered: () => undefined,
     edit: () => undefined,
+    switchBranch: () => undefined,
   };
   const draw = (m: MessageView): HTMLElement => messageElement(m, ctx, false).article;
   const cut = drawRecent(log, messages, draw);
