@@ -9,6 +9,8 @@ export interface WebviewPage {
   title: string;
   /** Whether the bundle has a CSS file next to it (esbuild writes one when the entry imports CSS). */
   hasCss?: boolean;
+  /** Where the page is shown (`view` in a side view, `editor` in an editor tab), as `<body data-surface>`. */
+  surface?: 'view' | 'editor';
 }
 
 /** The folders a webview may load from: the bundles and the static media, nothing else. */
@@ -48,7 +50,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
 ${css}
 <title>${escapeAttr(page.title)}</title>${translations}
 </head>
-<body>
+<body${page.surface ? ` data-surface="${page.surface}"` : ''}>
 <div id="root"></div>
 <script nonce="${nonce}" src="${asset('dist', 'webview', `${page.bundle}.js`)}"></script>
 </body>

@@ -22,14 +22,15 @@ window.acquireVsCodeApi = () => ({
 /**
  * The built chat page (`dist/webview/chat.js` and `chat.css`, as packaged) in a new 500 × 900 tab of `browser`, with
  * the API stand-in and `before` (a script run ahead of the page's own), ready for protocol messages (postToPage).
+ * `surface` is where VS Code would show it (`<body data-surface>`, as webviewHtml writes it).
  */
-export async function openChatPage(browser: Browser, before = ''): Promise<Page> {
+export async function openChatPage(browser: Browser, before = '', surface?: 'view' | 'editor'): Promise<Page> {
   const js = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.js'), 'utf8');
   const css = fs.readFileSync(path.join(root, 'dist', 'webview', 'chat.css'), 'utf8');
   const page = await browser.newPage({ viewport: { width: 500, height: 900 } });
   await page.setContent(
     `<!DOCTYPE html><html><head><style>${css}</style><script>${API_STAND_IN}${before}</script></head>` +
-      '<body><div id="root"></div></body></html>',
+      `<body${surface ? ` data-surface="${surface}"` : ''}><div id="root"></div></body></html>`,
   );
   await page.addScriptTag({ content: js });
   return page;

@@ -391,6 +391,7 @@ describe('chat state (src/core/chat/chatState)', () => {
     const redraws = recorder.events.filter((e) => e === 'redraw').length;
     assert.equal(await state.switchBranch(edited.id, -1), true);
     assert.equal(recorder.events.filter((e) => e === 'redraw').length, redraws + 1, 'the pages are redrawn');
+    assert.equal(holder.conversation.title, 'Question', 'the title the first prompt gave follows the version shown');
     assert.deepEqual(shape(holder.conversation.messages), [
       'user: Question',
       'ALPHA (done): Hello, world.',

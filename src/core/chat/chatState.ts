@@ -250,9 +250,11 @@ export class ChatState {
         content: text,
         createdAt: newVersionTime(conversation, index),
       };
+      // A title the first prompt gave follows its new version; one the user gave stays.
+      const autoTitle = index === 0 && conversation.title === titleFrom(messages[0].content, messages[0].context ?? []);
       leavePath(conversation, index);
       messages.push(edited);
-      if (index === 0) {
+      if (autoTitle) {
         conversation.title = titleFrom(text, edited.context ?? []);
       }
       return this.begin('redraw');
@@ -267,8 +269,16 @@ export class ChatState {
   switchBranch(messageId: string, step: -1 | 1): Promise<boolean> {
     return this.serial(async () => {
       await this.halt();
-      if (!switchBranch(this.conversation, messageId, step)) {
+      const conversation = this.conversation;
+      const first = conversation.messages[0];
+      const autoTitle = first !== undefined && conversation.title === titleFrom(first.content, first.context ?? []);
+      if (!switchBranch(conversation, messageId, step)) {
         return false;
+      }
+      const shown = conversation.messages[0];
+      if (autoTitle && shown !== first && shown) {
+        // A title the first prompt gave follows the version of it shown; one the user gave stays.
+        conversation.title = titleFrom(shown.content, shown.context ?? []);
       }
       await this.options.holder.saveNow();
       await this.options.listener.conversationChanged();

@@ -51,6 +51,7 @@ export class ChatSurface implements vscode.Disposable {
       bundle: 'chat',
       title: vscode.l10n.t('ALPHA Chat'),
       hasCss: true,
+      surface: kind,
     });
     this.disposables.push(
       this.channel,

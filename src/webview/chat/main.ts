@@ -7,6 +7,7 @@ import { Announcer } from './announcer';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from '../shared/dom';
+import { FindBar } from './findBar';
 import { HistoryPanel } from './historyPanel';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 import {
@@ -56,6 +57,7 @@ class ChatApp {
   private readonly scroller = new Scroller(this.log);
   private readonly composer: Composer;
   private readonly history: HistoryPanel;
+  private readonly find: FindBar;
   private messages: MessageView[] = [];
   private readonly elements = new Map<string, MessageElement>();
   private streaming: Streaming | undefined;
@@ -77,6 +79,11 @@ class ChatApp {
       () => this.lastPrompt(),
     );
     this.history = new HistoryPanel(post);
+    this.find = new FindBar({
+      log: this.log,
+      reveal: (query) => this.reveal(query),
+      announce: (text) => this.announcer.status(text),
+    });
     this.ctx = {
       post,
       decorate: decorateCodeBlocks,
@@ -100,6 +107,7 @@ class ChatApp {
     root.replaceChildren(
       header,
       this.total,
+      this.find.element,
       this.history.element,
       this.log,
       this.scroller.jumpButton,
@@ -217,12 +225,24 @@ class ChatApp {
     this.history.update(state.conversations, state.conversationId);
     document.body.classList.toggle('has-selection', state.hasSelection);
     this.refreshRegenerate();
+    this.find.refresh();
     const focus = this.branchFocus;
     this.branchFocus = undefined;
     if (focus && state.conversationId === this.conversationId && focus.index >= 0) {
       this.focusBranch(shown, focus.index, focus.step);
     } else {
       this.scroller.jumpToLatest();
+    }
+  }
+
+  /**
+   * Draws what find must search that is not on the page: the older messages still waiting for an idle moment, and
+   * the sleeping sections of long replies whose Markdown holds `query` (lower case).
+   */
+  private async reveal(query: string): Promise<void> {
+    await this.olderMessages?.done;
+    for (const element of this.elements.values()) {
+      element.renderer?.wakeWhere((markdown) => markdown.toLocaleLowerCase().includes(query));
     }
   }
 
@@ -440,11 +460,27 @@ class ChatApp {
     installKeyboardNav(document, {
       log: this.log,
       composer: this.composer.input,
-      closeOpen: () => this.history.closeIfOpen(),
+      closeOpen: () => (this.find.isOpen ? (this.find.close(), true) : this.history.closeIfOpen()),
       stop: () => this.stop(),
       openAsText: (messageId) => this.post({ type: 'reply/openAsText', messageId }),
     });
     trackReplyFocus(this.root, (messageId) => this.post({ type: 'reply/focus', messageId }));
+    // Ctrl+F (Cmd+F) in the side view opens the page's find bar. In an editor tab VS Code has its own find widget
+    // (`enableFindWidget`): the key is left to it there. Captured and stopped, so VS Code's frame does not also
+    // pass it on to the workbench.
+    if (document.body.dataset.surface === 'view') {
+      document.addEventListener(
+        'keydown',
+        (event) => {
+          if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f') {
+            event.preventDefault();
+            event.stopPropagation();
+            this.find.open();
+          }
+        },
+        true,
+      );
+    }
   }
 }
 

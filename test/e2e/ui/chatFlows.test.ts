@@ -199,5 +199,11 @@ describe('Chat flows: edit and resend, open code, the pinned view, Ask ALPHA abo
       10_000,
       'the reply did not show in the editor tab',
     );
+    // Ctrl+F there is VS Code's own find widget, not a second bar of the page's.
+    await frame.locator('main.log').focus();
+    await page.keyboard.press('Control+F');
+    await page.locator('.simple-find-part-wrapper.visible').first().waitFor({ timeout: 10_000 });
+    assert.equal(await frame.locator('.find-bar').isVisible(), false, "the page's find bar stays closed in a tab");
+    await page.keyboard.press('Escape');
   });
 });

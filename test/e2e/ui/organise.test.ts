@@ -48,6 +48,23 @@ function storedFile(userDataDir: string, marker: string): { title?: string; pinn
   return undefined;
 }
 
+/** The stored file of the conversation whose path or branches start with `marker`: its path and its branches. */
+function storedBranches(
+  userDataDir: string,
+  marker: string,
+): { messages: { id: string; content: string }[]; branches?: { id: string; content: string }[] } | undefined {
+  for (const file of conversationFiles(userDataDir)) {
+    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      messages: { id: string; content: string }[];
+      branches?: { id: string; content: string }[];
+    };
+    if ([...value.messages, ...(value.branches ?? [])].some((m) => m.content.startsWith(marker))) {
+      return value;
+    }
+  }
+  return undefined;
+}
+
 /** Opens the conversation list (when closed) and waits until it lists `title`. */
 async function openList(frame: FrameLocator, title: string): Promise<void> {
   const toggle = frame.getByRole('button', { name: 'Show conversations' });
@@ -256,5 +273,101 @@ describe('Conversations you organise and afford', function () {
     assert.equal(await replies(frame).count(), 2);
     assert.equal(await prompts(frame).count(), 2);
     await screenshot(page, 'chat-cost-line');
+  });
+  it('edits the first prompt into a branch and switches back: ‹ 1 / 2 ›, each version kept once, names stay "You"', async () => {
+    const page = session.page;
+    const fake = service();
+    const frame = await chatFrame(page);
+    const hide = frame.getByRole('button', { name: 'Hide conversations' });
+    if ((await hide.count()) > 0) {
+      await hide.click();
+    }
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await frame.getByRole('region', { name: 'Welcome' }).waitFor({ timeout: 10_000 });
+    await sendPrompt(frame, 'Branch root question #echo');
+    await waitForReplyEnd(frame);
+    await sendPrompt(frame, 'Branch follow-up #echo');
+    await waitForReplyEnd(frame);
+
+    // Edit the first prompt: the conversation continues from the new version, the old one is kept.
+    const first = prompts(frame).first();
+    await first.hover();
+    await first.getByRole('button', { name: 'Edit and resend' }).click();
+    const box = frame.getByRole('textbox', { name: 'Edit message' });
+    await box.fill('Branch edited question #echo');
+    await box.press('Enter');
+    await waitForLastPrompt(frame, /Branch edited question/);
+    await waitForReplyEnd(frame);
+    assert.equal(await prompts(frame).count(), 1, 'the edited version is shown, without the old follow-up');
+    const versions = frame.getByRole('group', { name: 'Version 2 of 2' });
+    await versions.waitFor({ timeout: 10_000 });
+    assert.equal(await prompts(frame).first().locator('.branch-index').innerText(), '2 / 2');
+    assert.equal(await versions.getByRole('button', { name: 'Next version' }).isDisabled(), true);
+
+    // Back to the first version: the whole original branch comes back, and the focus stays on the switcher.
+    await versions.getByRole('button', { name: 'Previous version' }).click();
+    await waitForLastPrompt(frame, /Branch follow-up/);
+    await poll(async () => (await prompts(frame).count()) === 2, 10_000, 'the original branch did not come back');
+    assert.match(await prompts(frame).first().innerText(), /Branch root question/);
+    assert.equal(await frame.getByRole('group', { name: 'Version 1 of 2' }).count(), 1);
+    assert.equal(await frame.locator('h1.title').innerText(), 'Branch root question #echo', 'the title follows');
+    await screenshot(page, 'chat-branches');
+    assert.equal(
+      await frame.locator(':focus').getAttribute('aria-label'),
+      'Next version',
+      'the focus is on the switcher (its Previous is now disabled)',
+    );
+    // Stored once: the path shown in `messages`, the other version in `branches`, no message twice.
+    await poll(
+      async () => {
+        const file = storedBranches(session.server.userDataDir, 'Branch root question');
+        return file !== undefined && file.messages[0]?.content.startsWith('Branch root question') === true;
+      },
+      10_000,
+      'the switch was not saved',
+    );
+    const file = storedBranches(session.server.userDataDir, 'Branch root question');
+    assert.deepEqual(
+      file?.branches?.map((m) => m.content.replace(/ #echo$/, '').slice(0, 30)).slice(0, 1),
+      ['Branch edited question'],
+      'the edited version is kept as a branch',
+    );
+    const ids = [...(file?.messages ?? []), ...(file?.branches ?? [])].map((m) => m.id);
+    assert.equal(new Set(ids).size, ids.length, 'each message stored once');
+
+    // The conversation continues from the branch on screen.
+    const before = fake.requests.length;
+    await sendPrompt(frame, 'Branch third #echo');
+    await waitForReplyEnd(frame);
+    const sent = fake.requests.slice(before).find((r) => r.path === '/v1/alpha');
+    const contents = (sent?.body as { messages: { content: string }[] }).messages.map((m) => m.content);
+    assert.ok(
+      contents.some((c) => c.includes('Branch follow-up')),
+      'the original follow-up went along',
+    );
+    assert.ok(!contents.some((c) => c.includes('Branch edited question')), 'the other version did not');
+
+    // And forth again, with the keyboard.
+    await frame.getByRole('group', { name: 'Version 1 of 2' }).getByRole('button', { name: 'Next version' }).focus();
+    await page.keyboard.press('Enter');
+    await waitForLastPrompt(frame, /Branch edited question/);
+    await poll(async () => (await prompts(frame).count()) === 1, 10_000, 'the edited version did not come back');
+  });
+  it('Ctrl+F in the side view finds text in the conversation and steps through it; Esc closes the bar', async () => {
+    const page = session.page;
+    const frame = await chatFrame(page);
+    await frame.locator('main.log').focus();
+    await page.keyboard.press('Control+F');
+    const input = frame.getByRole('textbox', { name: 'Find in conversation' });
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.type('branch edited');
+    // The prompt and its echoed reply, in the version shown.
+    const count = frame.locator('.find-bar .find-count');
+    await poll(async () => (await count.innerText()) === '1 of 2', 10_000, 'the find bar did not count 2 matches');
+    await page.keyboard.press('Enter');
+    await poll(async () => (await count.innerText()) === '2 of 2', 10_000, 'Enter did not step to the next match');
+    await screenshot(page, 'chat-find');
+    await page.keyboard.press('Escape');
+    await frame.locator('.find-bar').waitFor({ state: 'hidden', timeout: 10_000 });
   });
 });

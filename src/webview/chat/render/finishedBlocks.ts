@@ -29,6 +29,17 @@ const SLEEP_AFTER_CHARS = 512 * 1024;
 const TOLD_WHEN_SHOWN =
   typeof HTMLElement !== 'undefined' && 'oncontentvisibilityautostatechange' in HTMLElement.prototype;
 
+/**
+ * While held (the find bar is open), no section goes to sleep: the matches found in a woken section must stay on
+ * the page while the user steps through them. Released, sections sleep again as they leave the view.
+ */
+let sleepHeld = false;
+
+/** Holds every reply's sections awake (true) or lets them sleep again (false). */
+export function holdSleep(held: boolean): void {
+  sleepHeld = held;
+}
+
 /** A section of chunks and where the Markdown its blocks were drawn from lies in the reply's text. */
 interface Section {
   element: HTMLElement;
@@ -222,10 +233,26 @@ export class FinishedBlocks {
     }
   }
 
+  /**
+   * Wakes every sleeping section whose Markdown `holds` says may hold what is looked for (find in the conversation):
+   * its blocks are drawn again now, so the page's text can be searched. Returns how many woke.
+   */
+  wakeWhere(holds: (markdown: string) => boolean): number {
+    let woke = 0;
+    const text = this.text();
+    for (const section of this.sections.values()) {
+      if (section.asleep && holds(text.slice(section.start, section.end))) {
+        this.wake(section);
+        woke++;
+      }
+    }
+    return woke;
+  }
+
   /** Puts a section to sleep when the page is idle, if it is still off screen then. */
   private sleepSoon(section: Section): void {
     this.schedule(() => {
-      if (!section.skipped || section.asleep || section === this.section || !section.element.isConnected) {
+      if (sleepHeld || !section.skipped || section.asleep || section === this.section || !section.element.isConnected) {
         return;
       }
       // A skipped section has the size it had when last drawn (contain-intrinsic-size: auto); it keeps it.

@@ -28,5 +28,6 @@
  */
 
 export { discardMessages } from './discard';
+export { holdSleep } from './finishedBlocks';
 export { drawRecent, OlderMessages } from './olderMessages';
 export { renderMarkdownInto, StreamRenderer, type Decorate } from './streamRenderer';

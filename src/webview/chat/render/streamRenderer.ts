@@ -73,7 +73,13 @@ export class StreamRenderer {
     container.replaceChildren(this.finished.element, this.liveEl);
   }
 
+  /** Wakes the sleeping sections whose Markdown `holds` accepts (see FinishedBlocks.wakeWhere). */
+  wakeWhere(holds: (markdown: string) => boolean): number {
+    return this.finished.wakeWhere(holds);
+  }
+
   /** The text so far. */
+
   get source(): string {
     return this.head + this.tail;
   }
