@@ -37,6 +37,22 @@ export interface ContextChipView {
   label: string;
   /** A tooltip: the language and size. */
   detail?: string;
+  /** Its size in tokens, by the one estimator (shown on the chip). */
+  tokens?: number;
+}
+
+/** What `#` in the composer offers to attach. */
+export type AttachKind = 'selection' | 'terminal' | 'openFile' | 'symbol' | 'file';
+
+/** One thing `#` offers: chosen, the host reads it and adds it as a context chip. */
+export interface AttachOptionView {
+  /** The host's handle for it (valid until the next `attach/options`). */
+  id: string;
+  kind: AttachKind;
+  /** "notes.md", "greet (function)", "Selection: main.ts:3-9", "Terminal: npm test". */
+  label: string;
+  /** The folder of a file, a symbol's lines. */
+  detail?: string;
 }
 
 /** One message of the conversation as the page shows it. */
@@ -199,7 +215,9 @@ export type HostToWebview =
   /** Host → webview: the display settings (after `chat/state`, and whenever they change). */
   | { type: 'ui/display'; display: ChatDisplayView }
   /** Host → webview: the list's filter changed (in this or another page of the window). */
-  | { type: 'history/scope'; scope: HistoryScope };
+  | { type: 'history/scope'; scope: HistoryScope }
+  /** Host → webview: what `#query` may attach, best first (empty: nothing matches). */
+  | { type: 'attach/options'; query: string; options: AttachOptionView[] };
 
 /** Messages the page sends to the host. */
 export type WebviewToHost =
@@ -254,7 +272,13 @@ export type WebviewToHost =
   /** Webview → host: the "Ground with AXO" toggle of this conversation was switched. */
   | { type: 'chat/ground'; on: boolean }
   /** Webview → host: open source `index` (0-based) of a reply. */
-  | { type: 'source/open'; messageId: string; index: number };
+  | { type: 'source/open'; messageId: string; index: number }
+  /** Webview → host: `#query` was typed in the composer: what may be attached? */
+  | { type: 'attach/query'; query: string }
+  /** Webview → host: attach the option `id` of the last `attach/options`. */
+  | { type: 'attach/add'; id: string }
+  /** Webview → host: files or editor tabs were dropped on the chat (their URIs, as the drop carried them). */
+  | { type: 'attach/drop'; uris: string[] };
 
 /** Every filter of the list. */
 export const HISTORY_SCOPES: readonly HistoryScope[] = ['workspace', 'all'];
@@ -297,4 +321,7 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'reply/openAsText': (m) => m.messageId === undefined || isShort(m.messageId),
   'chat/ground': (m) => typeof m.on === 'boolean',
   'source/open': (m) => isShort(m.messageId) && isIndex(m.index),
+  'attach/query': (m) => isText(m.query, MAX_SHORT),
+  'attach/add': (m) => isShort(m.id),
+  'attach/drop': (m) => Array.isArray(m.uris) && m.uris.length <= 100 && m.uris.every(isShort),
 };

@@ -234,6 +234,48 @@ export async function run(): Promise<BenchFigure[]> {
       detail: 'each drawn to its first message in a median',
     });
 
+    // Switching between sibling versions of a reply in the middle of a conversation of 500 messages with 50 branch
+    // points: the host sends the whole state again (as for a conversation switch), with the other version.
+    const versions = [1, 2].map((version) => ({
+      ...states[0],
+      messages: states[0].messages.map((m, i) => {
+        const point = i % 10 === 1;
+        const swapped = i === 251 && version === 2;
+        return {
+          ...m,
+          ...(swapped ? { id: `${m.id}-v2`, content: `Version 2 of this reply.\n\n${m.content}` } : {}),
+          ...(point ? { branch: { index: i === 251 ? version : 1, count: 2 } } : {}),
+        };
+      }),
+    }));
+    const branchMs: number[] = [];
+    from = await now(page);
+    for (let n = 0; n < SWITCHES; n++) {
+      const state = versions[n % 2];
+      await page.evaluate((s) => (window.__next = s), state);
+      const start = await now(page);
+      await page.evaluate(`
+        document.querySelector('main.log article')?.setAttribute('data-before', '');
+        window.postMessage({ type: 'chat/state', state: window.__next }, '*');
+      `);
+      await page.waitForFunction(
+        ([n, id]) =>
+          document.querySelector('main.log article[data-before]') === null &&
+          document.querySelector(`main.log article[data-id="${id}"]`) !== null &&
+          document.querySelectorAll('main.log article:not(.discarded)').length === n,
+        [MESSAGES, state.messages[251].id] as const,
+        { timeout: 60_000, polling: 50 },
+      );
+      branchMs.push((await now(page)) - start);
+    }
+    await settle(page);
+    phases.push({
+      name: `${SWITCHES} switches between two versions of a reply in a conversation of ${MESSAGES} messages with 50 branch points`,
+      tasks: await longTasksBetween(page, from, await now(page)),
+      ms: median(branchMs),
+      detail: 'each drawn to its first message in a median',
+    });
+
     // A 5 MB reply streamed as chat/delta messages.
     await page.evaluate((d) => (window.__deltas = d), deltas);
     await post(page, {

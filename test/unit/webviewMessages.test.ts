@@ -42,6 +42,9 @@ const CHAT_GOOD: Record<ChatMessage['type'], ChatMessage> = {
   'reply/openAsText': { type: 'reply/openAsText' },
   'chat/ground': { type: 'chat/ground', on: true },
   'source/open': { type: 'source/open', messageId: 'm1', index: 0 },
+  'attach/query': { type: 'attach/query', query: 'not' },
+  'attach/add': { type: 'attach/add', id: 'o1' },
+  'attach/drop': { type: 'attach/drop', uris: ['file:///ws/notes.md'] },
 };
 
 const ENCYCLOPEDIA_GOOD: Record<EncyclopediaMessage['type'], EncyclopediaMessage> = {
@@ -92,6 +95,9 @@ const CHAT_BAD: unknown[] = [
   { type: 'chat/branch', messageId: 'm1', step: 2 },
   { type: 'chat/branch', messageId: 'm1', step: '1' },
   { type: 'chat/branch', step: 1 },
+  { type: 'attach/drop', uris: 'file:///x' },
+  { type: 'attach/drop', uris: [1] },
+  { type: 'attach/add', id: '' },
   { type: 'chat/regenerate', messageId: 5 },
   { type: 'chat/edit', messageId: 'm1' },
   { type: 'chat/action', action: 'runCommand' },

@@ -182,21 +182,20 @@ export function tidyBranches(conversation: Conversation): void {
   }
 }
 
+/**
+ * A message given its parent, in place: the same object moves between the path and the branches, so what holds it
+ * (the encoder's cache of its bytes, a page's view of it) keeps holding it.
+ */
 function withParent(message: StoredMessage, parentId: string | undefined): StoredMessage {
-  const copy: StoredMessage = { ...message };
   if (parentId === undefined) {
-    delete copy.parentId;
+    delete message.parentId;
   } else {
-    copy.parentId = parentId;
+    message.parentId = parentId;
   }
-  return copy;
+  return message;
 }
 
 function withoutParent(message: StoredMessage): StoredMessage {
-  if (message.parentId === undefined) {
-    return message;
-  }
-  const copy: StoredMessage = { ...message };
-  delete copy.parentId;
-  return copy;
+  delete message.parentId;
+  return message;
 }

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../alphaClient';
 import { describeError, type ServiceError } from '../errors';
 import type { Logger } from '../logger';
 import { estimateTokens } from '../tokenEstimate';
+import { fitAttachments } from './attachments';
 import { leavePath, newVersionTime, switchBranch } from './branches';
 import { estimateMessagesTokens, fitToContext } from './contextBudget';
 import {
@@ -128,6 +129,8 @@ export class ChatState {
   /** Another window changed the conversation while a reply streamed here, or the reply got sources: redraw at its end. */
   private redrawAfterReply = false;
   private disposed = false;
+  /** What fitting the last prompt's attachments trimmed, for its reply's notice. */
+  private trimNotice: string | undefined;
   private readonly subscription: { dispose(): void };
 
   constructor(private readonly options: ChatStateOptions) {
@@ -185,6 +188,7 @@ export class ChatState {
       if (!this.addPrompt(text, [])) {
         return;
       }
+      this.trimNotice = undefined;
       const conversation = this.conversation;
       conversation.messages.push({
         id: newId(),
@@ -506,7 +510,12 @@ export class ChatState {
     const conversation = holder.conversation;
     const user: StoredMessage = { id: newId(), role: 'user', content: text, createdAt: Date.now() };
     if (context.length) {
-      user.context = context;
+      // Attachments the context has no room for are trimmed, and the reply says which (never dropped silently).
+      const limit = contextTokensOf(this.options.settings().model);
+      const used = estimateMessagesTokens(requestMessages(conversation.messages)) + estimateTokens(text) + 16;
+      const fit = fitAttachments(context, limit - Math.min(8192, limit / 8) - used);
+      user.context = fit.items;
+      this.trimNotice = fit.notice;
     }
     conversation.messages.push(user);
     if (!conversation.title) {
@@ -532,8 +541,9 @@ export class ChatState {
       createdAt,
       status: 'streaming',
       model: settings.model,
-      notice: fit.notice,
+      notice: [this.trimNotice, fit.notice].filter(Boolean).join(' ') || undefined,
     };
+    this.trimNotice = undefined;
     const user = conversation.messages.at(-1) as StoredMessage;
     conversation.messages.push(reply);
     conversation.updatedAt = Date.now();

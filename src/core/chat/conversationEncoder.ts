@@ -43,23 +43,33 @@ export class ConversationEncoder {
       if (index > 0) {
         chunks.push(COMMA);
       }
-      chunks.push(this.encodeMessage(message));
+      const bytes = this.encodeMessage(message);
+      if (message.parentId === undefined) {
+        chunks.push(bytes);
+      } else {
+        // A branch message: its parent first, then the bytes it has on the path (`{` dropped), so a message that
+        // moves between the path and the branches is not encoded again.
+        chunks.push(Buffer.from(`{"parentId":${JSON.stringify(message.parentId)},`), bytes.subarray(1));
+      }
     });
   }
 
+  /** A message's bytes without its `parentId` (encodeList adds it), from the cache while the message is unchanged. */
   private encodeMessage(message: StoredMessage): Buffer {
     const cached = this.cache.get(message);
     if (cached && sameValues(cached.values, message)) {
       return cached.bytes;
     }
-    const bytes = Buffer.from(JSON.stringify(message));
-    this.cache.set(message, { values: { ...message }, bytes });
+    const values: Record<string, unknown> = { ...message };
+    delete values.parentId;
+    const bytes = Buffer.from(JSON.stringify(values));
+    this.cache.set(message, { values, bytes });
     return bytes;
   }
 }
 
 function sameValues(values: Record<string, unknown>, message: StoredMessage): boolean {
-  const keys = Object.keys(message);
+  const keys = Object.keys(message).filter((key) => key !== 'parentId');
   if (keys.length !== Object.keys(values).length) {
     return false;
   }

@@ -6,6 +6,8 @@ import * as l10n from '@vscode/l10n';
 import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/links';
 import type { Logger } from '../../core/logger';
 import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
+import type { ContextItem } from '../../core/chat/conversation';
+import type { AttachmentSource } from './attachmentSource';
 import type { ChatController } from './chatController';
 import type { ChatSurface, SurfaceHost } from './chatSurface';
 import type { CodeActions } from './codeActions';
@@ -29,6 +31,7 @@ export type RouterChat = Pick<
   | 'setHistoryScope'
   | 'search'
   | 'removeContext'
+  | 'addContext'
   | 'setGround'
   | 'openSource'
 >;
@@ -50,6 +53,10 @@ export interface RouterDeps {
   onReplyFocus?(messageId: string | undefined): void;
   /** Runs "Open Reply as Text" (Alt+F2 pressed in the page, which the workbench does not see there). */
   openReplyAsText?(): Promise<void>;
+  /** What `#` and a drop can attach (absent: nothing is offered). */
+  attachments?: Pick<AttachmentSource, 'options' | 'read' | 'readDropped'>;
+  /** Says why something could not be attached (a warning the user sees). */
+  refuse?(reason: string): void;
 }
 
 /** The page a message came from; only its `post` is used here. */
@@ -123,6 +130,16 @@ export class ChatRouter implements SurfaceHost {
         return c.openSource(message.messageId, message.index);
       case 'model/select':
         return isSelectableModel(message.id) ? this.deps.setChatModel(message.id) : this.drop('an unknown model');
+      case 'attach/query': {
+        const options = (await this.deps.attachments?.options(message.query)) ?? [];
+        return surface.post({ type: 'attach/options', query: message.query, options });
+      }
+      case 'attach/add': {
+        const read = await this.deps.attachments?.read(message.id);
+        return read === undefined ? this.drop('attach/add of an option not offered') : this.attach([read]);
+      }
+      case 'attach/drop':
+        return this.attach((await this.deps.attachments?.readDropped(message.uris)) ?? []);
       default:
         return this.onOutside(surface, message);
     }
@@ -185,6 +202,17 @@ export class ChatRouter implements SurfaceHost {
           return this.drop('image/load of a URL that is in no message shown');
         }
         return a.loadImage(message.url, (m: HostToWebview) => surface.post(m));
+    }
+  }
+
+  /** Adds what was read as context chips; says why for each that could not be attached. */
+  private attach(read: readonly (ContextItem | string)[]): void {
+    const items = read.filter((r): r is ContextItem => typeof r !== 'string');
+    if (items.length) {
+      this.controller.addContext(items);
+    }
+    for (const reason of read.filter((r): r is string => typeof r === 'string')) {
+      this.deps.refuse?.(reason);
     }
   }
 

@@ -28,7 +28,12 @@ export function chipView(item: ContextItem): ContextChipView {
     lines === 1
       ? vscode.l10n.t('1 line, about {0} tokens', tokens)
       : vscode.l10n.t('{0} lines, about {1} tokens', lines, tokens);
-  return { id: item.id, label: item.label, detail: item.language ? `${item.language} · ${size}` : size };
+  return {
+    id: item.id,
+    label: item.label,
+    detail: item.language ? `${item.language} · ${size}` : size,
+    tokens,
+  };
 }
 
 /** An error as the conversation shows it, with the label of its button. */

@@ -6,6 +6,7 @@ import { ConversationStore } from '../../core/chat/conversationStore';
 import { nodeFolderWatcher } from '../../core/chat/folderWatcher';
 import { runErrorAction } from '../../host/errorActions';
 import type { Services } from '../../host/services';
+import { AttachmentSource } from './attachmentSource';
 import { ChatController } from './chatController';
 import { affectsDisplay, readDisplay } from '../../host/display';
 import { exportMarkdown, promptForQuestion, selectionContext } from './chatCommands';
@@ -42,6 +43,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
   );
   const controller = new ChatController(services, session, actions, workspace);
+  const attachments = new AttachmentSource(log);
   const exportConversation = () => exportMarkdown(session.conversation);
   const replyText = new ReplyTextProvider(() => session.conversation);
   const router = new ChatRouter(controller, actions, {
@@ -54,6 +56,8 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     openReplyAsText: async () => {
       await vscode.commands.executeCommand('alpha.chat.openReplyAsText');
     },
+    attachments,
+    refuse: (reason) => void vscode.window.showWarningMessage(reason),
   });
   const view = new ChatViewProvider(context.extensionUri, router, log);
   const panels = new ChatPanels(context.extensionUri, router, log);
@@ -101,6 +105,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     session,
     actions,
     controller,
+    attachments,
     view,
     panels,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),

@@ -1,4 +1,11 @@
-import type { BudgetView, ContextChipView, ModelView, WebviewToHost } from '../../protocol/chatProtocol';
+import type {
+  AttachOptionView,
+  BudgetView,
+  ContextChipView,
+  ModelView,
+  WebviewToHost,
+} from '../../protocol/chatProtocol';
+import { AttachMenu, hashQuery } from './attachMenu';
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 import { chip } from './messageView';
@@ -37,6 +44,8 @@ export class Composer {
   private readonly groundButton: HTMLButtonElement;
   private streaming = false;
   private hasChips = false;
+  /** What `#` offers to attach. */
+  private readonly attach: AttachMenu;
 
   constructor(
     private readonly post: (message: WebviewToHost) => void,
@@ -51,8 +60,10 @@ export class Composer {
       placeholder: l10n.t('Ask ALPHA… (Enter to send, Shift+Enter for a new line)'),
     });
     this.input.value = (drafts.getState() as VsCodeState | undefined)?.draft ?? '';
+    this.attach = new AttachMenu(this.input, (option) => this.attachOption(option));
     this.input.addEventListener('keydown', (e) => this.onKey(e));
     this.input.addEventListener('input', () => this.onInput());
+    this.input.addEventListener('blur', () => this.attach.close());
     this.sendButton = h(
       'button',
       {
@@ -93,6 +104,7 @@ export class Composer {
       'div',
       { class: 'composer' },
       this.chips,
+      this.attach.element,
       h('div', { class: 'input-row' }, this.input, this.sendButton, this.stopButton),
       h(
         'div',
@@ -169,6 +181,38 @@ export class Composer {
     this.budgetEl.classList.toggle('over', share > 1);
   }
 
+  /** The host's answer to a `#query`. */
+  showAttachOptions(query: string, options: AttachOptionView[]): void {
+    this.attach.show(query, options);
+  }
+
+  /** Attaches an option: its `#query` leaves the text, the host reads it and sends the chip. */
+  private attachOption(option: AttachOptionView): void {
+    const caret = this.input.selectionStart ?? this.input.value.length;
+    const typed = hashQuery(this.input.value, caret);
+    if (typed) {
+      this.input.value = this.input.value.slice(0, typed.start) + this.input.value.slice(caret);
+      this.input.setSelectionRange(typed.start, typed.start);
+      this.onInput();
+    }
+    this.attach.close();
+    this.post({ type: 'attach/add', id: option.id });
+  }
+
+  /** After typing: a `#query` before the caret asks the host what it may attach; anything else closes the list. */
+  private updateAttach(): void {
+    const caret = this.input.selectionStart ?? this.input.value.length;
+    const typed =
+      this.input.selectionStart === this.input.selectionEnd ? hashQuery(this.input.value, caret) : undefined;
+    if (!typed) {
+      this.attach.close();
+      return;
+    }
+    if (this.attach.ask(typed.query)) {
+      this.post({ type: 'attach/query', query: typed.query });
+    }
+  }
+
   /** Focuses the message box, optionally with a draft. */
   focus(draft?: string): void {
     if (draft !== undefined) {
@@ -179,6 +223,9 @@ export class Composer {
   }
 
   private onKey(event: KeyboardEvent): void {
+    if (this.attach.onKey(event)) {
+      return;
+    }
     const plain = !event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey && !event.isComposing;
     if (event.key === 'ArrowUp' && plain && this.input.value === '') {
       // Up in an empty box brings the last prompt back for editing, as a shell's history does.
@@ -202,6 +249,7 @@ export class Composer {
     this.drafts.setState({ draft: this.input.value });
     this.resize();
     this.updateSend();
+    this.updateAttach();
   }
 
   private send(): void {

@@ -173,6 +173,8 @@ class ChatApp {
         return this.announcer.status(message.text);
       case 'history/scope':
         return this.history.setScope(message.scope);
+      case 'attach/options':
+        return this.composer.showAttachOptions(message.query, message.options);
       case 'ui/display':
         this.announcer.setMode(
           isAnnounceMode(message.display.announceReplies) ? message.display.announceReplies : 'firstSentence',
@@ -268,8 +270,10 @@ class ChatApp {
       ];
       const target = buttons.find((b) => b && !b.disabled) ?? article;
       target.focus({ preventScroll: true });
+      // The switched message stays where the user is looking, not the end of the conversation.
+      this.scroller.unpin();
       article.scrollIntoView({ block: 'nearest' });
-      this.scroller.contentChanged();
+      this.scroller.unpin();
       return true;
     };
     if (!focus()) {
@@ -457,6 +461,22 @@ class ChatApp {
       }
     });
     openHostLinksOnEnter(this.root, (url) => this.post({ type: 'link/open', url }));
+    // Files and editor tabs dropped on the chat are attached (VS Code lets a webview take a drop with Shift held).
+    this.root.addEventListener('dragover', (event) => {
+      if (droppedUris(event.dataTransfer, false)) {
+        event.preventDefault();
+        if (event.dataTransfer) {
+          event.dataTransfer.dropEffect = 'copy';
+        }
+      }
+    });
+    this.root.addEventListener('drop', (event) => {
+      const uris = droppedUris(event.dataTransfer, true);
+      if (uris) {
+        event.preventDefault();
+        this.post({ type: 'attach/drop', uris: uris.slice(0, 100) });
+      }
+    });
     installKeyboardNav(document, {
       log: this.log,
       composer: this.composer.input,
@@ -482,6 +502,29 @@ class ChatApp {
       );
     }
   }
+}
+
+/**
+ * The URIs a drag carries (VS Code's own list for editor tabs and the explorer, else the standard one), or
+ * undefined when it carries none. While dragging only the types can be read: `read` false answers from them.
+ */
+function droppedUris(data: DataTransfer | null, read: boolean): string[] | undefined {
+  if (!data) {
+    return undefined;
+  }
+  const type = ['application/vnd.code.uri-list', 'text/uri-list'].find((t) => data.types.includes(t));
+  if (!type) {
+    return undefined;
+  }
+  if (!read) {
+    return [];
+  }
+  const uris = data
+    .getData(type)
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  return uris.length ? uris : undefined;
 }
 
 function welcome(): HTMLElement {

@@ -34,6 +34,9 @@ export function chip(view: ContextChipView, remove?: () => void): HTMLElement {
     { class: 'chip', title: view.detail },
     icon('file-code'),
     h('span', { class: 'chip-label' }, view.label),
+    view.tokens !== undefined
+      ? h('span', { class: 'chip-tokens' }, l10n.t('≈{0} tokens', view.tokens.toLocaleString()))
+      : undefined,
     remove
       ? iconButton(l10n.t('Remove {0}', view.label), 'close', remove, { class: 'icon-button chip-remove' })
       : undefined,

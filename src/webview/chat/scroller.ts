@@ -47,6 +47,13 @@ export class Scroller {
     }
   }
 
+  /** Shows something above the end on purpose (a branch switch): no longer pinned, "Jump to latest" offered. */
+  unpin(): void {
+    this.pinned = false;
+    this.lastTop = this.log.scrollTop;
+    this.jumpButton.hidden = this.atBottom();
+  }
+
   /** Scrolls to the newest content and pins there. */
   jumpToLatest(focusLast = false): void {
     this.pinned = true;

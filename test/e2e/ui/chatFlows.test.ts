@@ -202,7 +202,8 @@ describe('Chat flows: edit and resend, open code, the pinned view, Ask ALPHA abo
     // Ctrl+F there is VS Code's own find widget, not a second bar of the page's.
     await frame.locator('main.log').focus();
     await page.keyboard.press('Control+F');
-    await page.locator('.simple-find-part-wrapper.visible').first().waitFor({ timeout: 10_000 });
+    // VS Code's widget lies over the tab in the workbench's own document (the page's bar would be in the frame).
+    await page.getByRole('textbox', { name: 'Find', exact: true }).first().waitFor({ timeout: 10_000 });
     assert.equal(await frame.locator('.find-bar').isVisible(), false, "the page's find bar stays closed in a tab");
     await page.keyboard.press('Escape');
   });

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FrameLocator } from 'playwright-core';
 import { chatReply } from '../../fakeService/chatContent';
 import { useFakeService } from '../harness/fakeServiceHooks';
@@ -46,6 +47,12 @@ function storedFile(userDataDir: string, marker: string): { title?: string; pinn
     }
   }
   return undefined;
+}
+
+/** What getBoundingClientRect gives (the webview's DOM types are not the test's). */
+interface DOMRectLike {
+  top: number;
+  bottom: number;
 }
 
 /** The stored file of the conversation whose path or branches start with `marker`: its path and its branches. */
@@ -96,7 +103,11 @@ describe('Conversations you organise and afford', function () {
     vsix: vsixPath,
     baseUrl: service().url,
     env: { ALPHA_API_KEY: chatKey },
-    workspaceFiles: { 'notes.md': '# Notes\n' },
+    workspaceFiles: {
+      'notes.md': '# Notes\n',
+      'docs/attach-me.md': '# Attached notes\n\nThe secret word is marmalade.\n',
+      'logo.bin': 'PNG\u0000\u0000\u0001binary',
+    },
     settings: {
       'alphaAxo.chat.inrPerMillionInputTokens': PRICE_IN,
       'alphaAxo.chat.inrPerMillionOutputTokens': PRICE_OUT,
@@ -310,6 +321,14 @@ describe('Conversations you organise and afford', function () {
     await poll(async () => (await prompts(frame).count()) === 2, 10_000, 'the original branch did not come back');
     assert.match(await prompts(frame).first().innerText(), /Branch root question/);
     assert.equal(await frame.getByRole('group', { name: 'Version 1 of 2' }).count(), 1);
+    // The switched prompt stays in view (the view does not jump to the end of the branch that came back).
+    const inView = await frame.getByRole('group', { name: 'Version 1 of 2' }).evaluate((group) => {
+      const box = (group as unknown as { getBoundingClientRect(): DOMRectLike }).getBoundingClientRect();
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
+      const log = (doc.querySelector('main.log') as { getBoundingClientRect(): DOMRectLike }).getBoundingClientRect();
+      return box.top >= log.top && box.bottom <= log.bottom;
+    });
+    assert.ok(inView, 'the version switcher is in view after the switch');
     assert.equal(await frame.locator('h1.title').innerText(), 'Branch root question #echo', 'the title follows');
     await screenshot(page, 'chat-branches');
     assert.equal(
@@ -369,5 +388,70 @@ describe('Conversations you organise and afford', function () {
     await screenshot(page, 'chat-find');
     await page.keyboard.press('Escape');
     await frame.locator('.find-bar').waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+  it('attaches a file with #: a chip with its tokens, its text sent with its path; a drop attaches, a binary is refused', async () => {
+    const page = session.page;
+    const fake = service();
+    const frame = await chatFrame(page);
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await frame.getByRole('region', { name: 'Welcome' }).waitFor({ timeout: 10_000 });
+    const input = frame.getByRole('textbox', { name: 'Message ALPHA' });
+    await input.focus();
+    await page.keyboard.type('#attachme');
+    const option = frame.getByRole('option', { name: /attach-me\.md/ });
+    await option.first().waitFor({ timeout: 15_000 });
+    assert.equal(await input.getAttribute('aria-expanded'), 'true');
+    await page.keyboard.press('Enter');
+    const chip = frame.locator('.chips.pending .chip', { hasText: 'docs/attach-me.md' });
+    await chip.waitFor({ timeout: 10_000 });
+    assert.match(await chip.innerText(), /≈\d+ tokens/, 'the chip shows its size in tokens');
+    assert.equal(await input.inputValue(), '', 'the #query left the message box');
+    await screenshot(page, 'chat-attachments');
+
+    const before = fake.requests.length;
+    await page.keyboard.type('What is the secret word?');
+    await page.keyboard.press('Enter');
+    await poll(
+      async () => fake.requests.slice(before).some((r) => r.path === '/v1/alpha'),
+      15_000,
+      'the prompt with its attachment was not sent',
+    );
+    await waitForReplyEnd(frame);
+    const sent = fake.requests.slice(before).find((r) => r.path === '/v1/alpha');
+    const last = (sent?.body as { messages: { role: string; content: string }[] }).messages.at(-1);
+    assert.match(
+      last?.content ?? '',
+      /^docs\/attach-me\.md:\n```\w*\n# Attached notes\n\nThe secret word is marmalade\.\n```/,
+    );
+    assert.match(last?.content ?? '', /What is the secret word\?$/);
+
+    // A drop carries the file's URI (VS Code's own list, as an editor tab or the explorer gives it).
+    const uri = pathToFileURL(path.join(session.server.workspaceDir, 'notes.md')).toString();
+    await frame.locator('main.log').evaluate((log, text) => {
+      // The page's globals (this runs in the webview, whose DOM types the test's compiler does not know).
+      const page = globalThis as unknown as {
+        DataTransfer: new () => { setData(type: string, value: string): void };
+        DragEvent: new (type: string, init: object) => unknown;
+      };
+      const data = new page.DataTransfer();
+      data.setData('application/vnd.code.uri-list', text);
+      for (const type of ['dragover', 'drop']) {
+        (log as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(
+          new page.DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }),
+        );
+      }
+    }, uri);
+    await frame.locator('.chips.pending .chip', { hasText: 'notes.md' }).waitFor({ timeout: 10_000 });
+
+    // A binary file is refused, with the reason.
+    await input.focus();
+    await page.keyboard.type('#logo');
+    await frame
+      .getByRole('option', { name: /logo\.bin/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await waitForToast(page, /logo\.bin is a binary file: only text can be attached/, 10_000);
+    assert.equal(await frame.locator('.chips.pending .chip', { hasText: 'logo.bin' }).count(), 0);
   });
 });
