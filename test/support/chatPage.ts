@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import type { MessageView } from '../../src/protocol/chatProtocol';
 
 /** The repository root (this file runs from out/test/support). */
 const root = path.join(__dirname, '..', '..', '..');
@@ -43,4 +44,22 @@ export async function postToPage(page: Page, message: unknown): Promise<void> {
 
 interface StandInWindow {
   postMessage(message: unknown, targetOrigin: string): void;
+}
+
+/** A `chat/state` message showing `messages` as conversation `id` (titled `title`, by default its id), nothing else. */
+export function stateMessage(id: string, messages: MessageView[], title = id): unknown {
+  return {
+    type: 'chat/state',
+    state: {
+      conversationId: id,
+      title,
+      messages,
+      conversations: [],
+      models: [],
+      model: 'alpha',
+      pendingContext: [],
+      budget: { usedTokens: 0, limitTokens: 200_000 },
+      hasSelection: false,
+    },
+  };
 }

@@ -1,26 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
-import { openChatPage, postToPage } from '../../support/chatPage';
+import { openChatPage, postToPage, stateMessage } from '../../support/chatPage';
 import { launchBrowser } from '../harness/browser';
-
-/** The chat page's state message for `messages`. */
-function stateMessage(id: string, messages: MessageView[]): unknown {
-  return {
-    type: 'chat/state',
-    state: {
-      conversationId: id,
-      title: id,
-      messages,
-      conversations: [],
-      models: [],
-      model: 'alpha',
-      pendingContext: [],
-      budget: { usedTokens: 0, limitTokens: 200_000 },
-      hasSelection: false,
-    },
-  };
-}
 
 /** What the find bar shows, and what the page has marked. */
 interface FindState {

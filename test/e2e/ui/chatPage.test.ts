@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
 import { chatReply, longReply } from '../../fakeService/chatContent';
-import { openChatPage, postToPage } from '../../support/chatPage';
+import { openChatPage, postToPage, stateMessage } from '../../support/chatPage';
 import { launchBrowser } from '../harness/browser';
 
 /**
@@ -57,24 +57,6 @@ function conversation(turns: number): MessageView[] {
     messages.push({ id: `a${turn}`, role: 'assistant', content: reply, createdAt: turn * 2 + 1, status: 'done' });
   }
   return messages;
-}
-
-/** The chat page's state message for `messages`. */
-function stateMessage(id: string, messages: MessageView[]): unknown {
-  return {
-    type: 'chat/state',
-    state: {
-      conversationId: id,
-      title: id,
-      messages,
-      conversations: [],
-      models: [],
-      model: 'alpha',
-      pendingContext: [],
-      budget: { usedTokens: 0, limitTokens: 200_000 },
-      hasSelection: false,
-    },
-  };
 }
 
 /** Waits until the log holds `count` messages that are not on their way out. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
-import { openChatPage, postToPage } from '../../support/chatPage';
+import { openChatPage, postToPage, stateMessage } from '../../support/chatPage';
 import { launchBrowser } from '../harness/browser';
 
 /** A grounded reply whose text and sources are hostile, as a service might send them. */
@@ -38,20 +38,7 @@ describe('Chat page: citation markers and the Sources list', function () {
       { id: 'u1', role: 'user', content: 'When did TypeScript appear?', createdAt: 1 },
       { id: 'a1', role: 'assistant', content: REPLY, createdAt: 2, status: 'done', sources: SOURCES },
     ];
-    await postToPage(page, {
-      type: 'chat/state',
-      state: {
-        conversationId: 'c1',
-        title: 'Sources',
-        messages,
-        conversations: [],
-        models: [],
-        model: 'alpha',
-        pendingContext: [],
-        budget: { usedTokens: 0, limitTokens: 200_000 },
-        hasSelection: false,
-      },
-    });
+    await postToPage(page, stateMessage('c1', messages, 'Sources'));
     await page.locator('section.sources').waitFor({ timeout: 20_000 });
   });
   after(async () => {
