@@ -44,9 +44,9 @@ export class AttachMenu {
       'aria-label': l10n.t('Attach'),
       hidden: true,
     });
+    // A multi-line textbox, not a combobox: `aria-expanded` is not one of its attributes (axe: aria-allowed-attr).
     input.setAttribute('aria-autocomplete', 'list');
     input.setAttribute('aria-controls', 'attach-menu');
-    input.setAttribute('aria-expanded', 'false');
   }
 
   get isOpen(): boolean {
@@ -77,7 +77,6 @@ export class AttachMenu {
     this.options = [];
     this.element.hidden = true;
     this.element.replaceChildren();
-    this.input.setAttribute('aria-expanded', 'false');
     this.input.removeAttribute('aria-activedescendant');
   }
 
@@ -112,7 +111,6 @@ export class AttachMenu {
         h('li', { class: 'attach-empty', role: 'presentation' }, l10n.t('Nothing to attach matches')),
       );
       this.element.hidden = false;
-      this.input.setAttribute('aria-expanded', 'true');
       this.input.removeAttribute('aria-activedescendant');
       return;
     }
@@ -136,7 +134,6 @@ export class AttachMenu {
       ),
     );
     this.element.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
     this.input.setAttribute('aria-activedescendant', `attach-option-${this.active}`);
     this.element.querySelector('.active')?.scrollIntoView({ block: 'nearest' });
   }

@@ -317,18 +317,20 @@ describe('Conversations you organise and afford', function () {
 
     // Back to the first version: the whole original branch comes back, and the focus stays on the switcher.
     await versions.getByRole('button', { name: 'Previous version' }).click();
-    await waitForLastPrompt(frame, /Branch follow-up/);
-    await poll(async () => (await prompts(frame).count()) === 2, 10_000, 'the original branch did not come back');
-    assert.match(await prompts(frame).first().innerText(), /Branch root question/);
-    assert.equal(await frame.getByRole('group', { name: 'Version 1 of 2' }).count(), 1);
-    // The switched prompt stays in view (the view does not jump to the end of the branch that came back).
-    const inView = await frame.getByRole('group', { name: 'Version 1 of 2' }).evaluate((group) => {
+    const versionOne = frame.getByRole('group', { name: 'Version 1 of 2' });
+    await versionOne.waitFor({ timeout: 10_000 });
+    // The switched prompt stays in view (the view does not jump to the end of the branch that came back). Checked
+    // before anything here scrolls (waitForLastPrompt scrolls the last prompt into view).
+    const inView = await versionOne.evaluate((group) => {
       const box = (group as unknown as { getBoundingClientRect(): DOMRectLike }).getBoundingClientRect();
       const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
       const log = (doc.querySelector('main.log') as { getBoundingClientRect(): DOMRectLike }).getBoundingClientRect();
       return box.top >= log.top && box.bottom <= log.bottom;
     });
     assert.ok(inView, 'the version switcher is in view after the switch');
+    await poll(async () => (await prompts(frame).count()) === 2, 10_000, 'the original branch did not come back');
+    await waitForLastPrompt(frame, /Branch follow-up/);
+    assert.match(await prompts(frame).first().innerText(), /Branch root question/);
     assert.equal(await frame.locator('h1.title').innerText(), 'Branch root question #echo', 'the title follows');
     await screenshot(page, 'chat-branches');
     assert.equal(
@@ -375,12 +377,22 @@ describe('Conversations you organise and afford', function () {
   it('Ctrl+F in the side view finds text in the conversation and steps through it; Esc closes the bar', async () => {
     const page = session.page;
     const frame = await chatFrame(page);
+    // Its own conversation: a prompt the fake echoes, so the word is in the prompt and in the reply.
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await frame.getByRole('region', { name: 'Welcome' }).waitFor({ timeout: 10_000 });
+    await sendPrompt(frame, 'Where is the pomegranate? #echo');
+    await waitForReplyEnd(frame);
+    await poll(
+      async () => /pomegranate/.test(await replies(frame).last().innerText()),
+      10_000,
+      'the reply did not echo the prompt',
+    );
     await frame.locator('main.log').focus();
     await page.keyboard.press('Control+F');
     const input = frame.getByRole('textbox', { name: 'Find in conversation' });
     await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await page.keyboard.type('branch edited');
-    // The prompt and its echoed reply, in the version shown.
+    await page.keyboard.type('POMEGRANATE');
+    // The prompt and its echoed reply (case ignored).
     const count = frame.locator('.find-bar .find-count');
     await poll(async () => (await count.innerText()) === '1 of 2', 10_000, 'the find bar did not count 2 matches');
     await page.keyboard.press('Enter');
@@ -400,7 +412,8 @@ describe('Conversations you organise and afford', function () {
     await page.keyboard.type('#attachme');
     const option = frame.getByRole('option', { name: /attach-me\.md/ });
     await option.first().waitFor({ timeout: 15_000 });
-    assert.equal(await input.getAttribute('aria-expanded'), 'true');
+    assert.equal(await frame.getByRole('listbox', { name: 'Attach' }).isVisible(), true);
+    assert.match((await input.getAttribute('aria-activedescendant')) ?? '', /^attach-option-0$/);
     await page.keyboard.press('Enter');
     const chip = frame.locator('.chips.pending .chip', { hasText: 'docs/attach-me.md' });
     await chip.waitFor({ timeout: 10_000 });
