@@ -255,7 +255,7 @@ export class ChatState {
         createdAt: newVersionTime(conversation, index),
       };
       // A title the first prompt gave follows its new version; one the user gave stays.
-      const autoTitle = index === 0 && conversation.title === titleFrom(messages[0].content, messages[0].context ?? []);
+      const autoTitle = index === 0 && hasPromptTitle(conversation);
       leavePath(conversation, index);
       messages.push(edited);
       if (autoTitle) {
@@ -275,7 +275,7 @@ export class ChatState {
       await this.halt();
       const conversation = this.conversation;
       const first = conversation.messages[0];
-      const autoTitle = first !== undefined && conversation.title === titleFrom(first.content, first.context ?? []);
+      const autoTitle = hasPromptTitle(conversation);
       if (!switchBranch(conversation, messageId, step)) {
         return false;
       }
@@ -673,6 +673,12 @@ export class ChatState {
       await this.options.listener.listChanged();
     }
   }
+}
+
+/** Whether the title is the one the first prompt gave (not one the user gave): it then follows that prompt's version. */
+function hasPromptTitle(conversation: Conversation): boolean {
+  const first = conversation.messages[0];
+  return first !== undefined && conversation.title === titleFrom(first.content, first.context ?? []);
 }
 
 /** The title of a conversation: its first prompt, or the label of its first context. */
