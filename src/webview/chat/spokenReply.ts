@@ -21,21 +21,27 @@ export function isAnnounceMode(value: unknown): value is AnnounceMode {
  * (headings, emphasis, list bullets, quotes, tables' pipes) go; whitespace collapses to single spaces.
  */
 export function spokenText(markdown: string): string {
-  return markdown
-    .replace(/\r\n?/g, '\n')
-    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*|$)/gm, () => ` ${l10n.t('(code block)')}\n`)
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/gm, '$1.')
-    .replace(/^ {0,3}>\s?/gm, '')
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
-    .replace(/^\s*\|?[\s:|-]+\|[\s:|-]*$/gm, '')
-    .replace(/\|/g, ' ')
-    .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
-    .replace(/(^|[^\w*])[*_](?=\S)([^*_\n]*?\S)[*_](?![\w*])/g, '$1$2')
-    .replace(/`([^`\n]+)`/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    markdown
+      .replace(/\r\n?/g, '\n')
+      // A fence that is never closed runs to the end of the reply (`(?![\s\S])`: `$` would end it at its first line).
+      .replace(
+        /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*|(?![\s\S]))/gm,
+        () => ` ${l10n.t('(code block)')}\n`,
+      )
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/gm, '$1.')
+      .replace(/^ {0,3}>\s?/gm, '')
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
+      .replace(/^\s*\|?[\s:|-]+\|[\s:|-]*$/gm, '')
+      .replace(/\|/g, ' ')
+      .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
+      .replace(/(^|[^\w*])[*_](?=\S)([^*_\n]*?\S)[*_](?![\w*])/g, '$1$2')
+      .replace(/`([^`\n]+)`/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** The first sentence of a spoken text (up to `.`, `!`, `?` or `…` followed by a space), at most 300 characters. */
@@ -45,12 +51,60 @@ export function firstSentence(text: string): string {
   return sentence.length > WHOLE_REPLY_CHARS ? `${sentence.slice(0, WHOLE_REPLY_CHARS - 1).trimEnd()}…` : sentence;
 }
 
+/**
+ * In the `whole` mode, at most this many characters are read: a reply of megabytes is not something a live region
+ * can say (screen readers cut or queue it for minutes); the rest is in the reply, where the reader can move.
+ */
+export const WHOLE_MODE_MAX_CHARS = 10_000;
+
+/** Markdown prefixes tried, in characters, before the whole reply (see `spokenStart`). */
+const PREFIX_STEPS = [8_192, 131_072, 1_048_576];
+
+/** Spoken characters read past what is used, so that a cut's effect on the end of a prefix is never used. */
+const PREFIX_MARGIN_CHARS = 200;
+
+/**
+ * The spoken text of the reply's start, long enough for `need` characters: the Markdown is cut at a paragraph (else a
+ * line) end and only that prefix is read. Reading a 5 MB reply whole took 0.3–0.9 s in the task that ends the stream
+ * (`npm run bench -- loadWebview`), for an announcement of one sentence. `complete` says the whole reply was read.
+ * A margin past `need` keeps what a cut changes (an emphasis or a fence that closes after it) out of what is used.
+ */
+export function spokenStart(markdown: string, need: number): { text: string; complete: boolean } {
+  for (const limit of PREFIX_STEPS) {
+    if (markdown.length <= limit) {
+      break;
+    }
+    let cut = markdown.lastIndexOf('\n\n', limit);
+    if (cut < limit / 2) {
+      cut = markdown.lastIndexOf('\n', limit);
+    }
+    if (cut <= 0) {
+      continue;
+    }
+    const text = spokenText(markdown.slice(0, cut));
+    if (text.length > need + PREFIX_MARGIN_CHARS) {
+      return { text, complete: false };
+    }
+  }
+  return { text: spokenText(markdown), complete: true };
+}
+
 /** The end announcement of a reply that finished normally, in the chosen mode. */
 export function replyAnnouncement(markdown: string, mode: AnnounceMode): string {
-  const spoken = spokenText(markdown);
-  if (mode === 'startAndEnd' || spoken === '') {
+  if (mode === 'startAndEnd') {
     return l10n.t('ALPHA replied.');
   }
-  const said = mode === 'whole' || spoken.length <= WHOLE_REPLY_CHARS ? spoken : firstSentence(spoken);
+  const { text: spoken, complete } = spokenStart(markdown, mode === 'whole' ? WHOLE_MODE_MAX_CHARS : WHOLE_REPLY_CHARS);
+  if (spoken === '') {
+    return l10n.t('ALPHA replied.');
+  }
+  if (mode === 'whole') {
+    if (complete && spoken.length <= WHOLE_MODE_MAX_CHARS) {
+      return l10n.t('ALPHA replied: {0}', spoken);
+    }
+    const start = `${spoken.slice(0, WHOLE_MODE_MAX_CHARS).trimEnd()}…`;
+    return l10n.t('ALPHA replied: {0}', `${start} ${l10n.t('The rest is in the reply.')}`);
+  }
+  const said = complete && spoken.length <= WHOLE_REPLY_CHARS ? spoken : firstSentence(spoken);
   return l10n.t('ALPHA replied: {0}', said);
 }
