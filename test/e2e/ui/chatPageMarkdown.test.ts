@@ -7,8 +7,9 @@ import { launchBrowser } from '../harness/browser';
 /**
  * `window.streamExample(markdown, seed, n)`: streams `markdown` into the page as a reply of `chat/delta` messages of
  * 1–6 characters, letting a frame pass after about half of them, ends it (waiting for its code to be decorated), and
- * then shows the same reply loaded from history (rendered whole). Returns both renderings' HTML: the streamed one
- * without the chunks that group its blocks.
+ * then shows the same reply loaded from history (rendered whole; waited for as a new last article, since a busy
+ * machine may run a frame before the state's message). Returns both renderings' HTML: the streamed one without the
+ * chunks that group its blocks.
  */
 const STREAM_EXAMPLE = `
 window.streamExample = async (markdown, seed, n) => {
@@ -40,14 +41,24 @@ window.streamExample = async (markdown, seed, n) => {
     if (random() < 0.5) await frame();
   }
   post({ type: 'chat/done', requestId: n, status: 'done' });
-  for (let i = 0; i < 50 && document.querySelector('.live-block'); i++) await frame();
-  const content = () => document.querySelector('main.log article:last-of-type .content');
+  // Each read waits on what the page shows, however late a busy machine runs its tasks and frames.
+  const until = async (what, shown) => {
+    for (let i = 0; !shown(); i++) {
+      if (i === 2000) throw new Error('example ' + n + ': ' + what + ' was not shown within 2,000 frames');
+      await frame();
+    }
+  };
+  const article = () => document.querySelector('main.log article:last-of-type');
+  const content = () => article().querySelector('.content');
+  await until('the end of the streamed reply', () => !document.querySelector('.live-block'));
   // Code in view is decorated when the page is next idle.
-  for (let i = 0; i < 50 && content().querySelector('.code-block.bare'); i++) await frame();
+  await until('decorated code', () => !content().querySelector('.code-block.bare'));
   const streamed = Array.from(content().querySelectorAll('.blocks .chunk'), (c) => c.innerHTML).join('');
+  const streamedArticle = article();
   post(state([user, { id: 'a' + n, role: 'assistant', content: markdown, createdAt: 2, status: 'done' }]));
-  await frame();
-  await frame();
+  // The state message is a task of its own: the reply from history is drawn when a new article ends the log.
+  await until('the reply from history', () => article() !== streamedArticle);
+  await until('decorated code in the reply from history', () => !content().querySelector('.code-block.bare'));
   return { streamed, whole: content().innerHTML };
 };
 `;
