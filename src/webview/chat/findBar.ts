@@ -186,9 +186,14 @@ const SEARCHED = 'article .content';
 /** Inside those, what is not the message's text (code blocks' toolbars). */
 const NOT_TEXT = 'button, [aria-hidden="true"], .code-toolbar';
 
+/** The elements whose text is one run for the search: a match may cross formatting inside one, not a block's end. */
+const BLOCK = 'p, li, td, th, h1, h2, h3, h4, h5, h6, pre, blockquote, dt, dd, summary, .content';
+
 /**
- * Every place `query` occurs (case ignored) in the text of the messages under `root`, in document order. A match
- * lies within one text node: text split by formatting (`**a**b`) is matched in each part it has.
+ * Every place `query` occurs (case ignored) in the text of the messages under `root`, in document order. Within a
+ * block (a paragraph, a list item, a cell, a code block) a match may cross formatting: "an apple" finds
+ * `An **Apple**`, and "call fetch" finds ``call `fetch` ``, as VS Code's own find widget does. It never crosses
+ * from one block into the next.
  */
 export function findRanges(root: HTMLElement, query: string): Range[] {
   const needle = query.toLocaleLowerCase();
@@ -197,21 +202,57 @@ export function findRanges(root: HTMLElement, query: string): Range[] {
     return ranges;
   }
   for (const container of root.querySelectorAll(SEARCHED)) {
+    // The message's text as one string, a line break (which a query from the one-line box cannot hold) between
+    // blocks, and where each text node starts in it.
+    const nodes: Text[] = [];
+    const starts: number[] = [];
+    let text = '';
+    let block: Element | null | undefined;
     const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT, {
       acceptNode: (node) =>
         node.parentElement?.closest(NOT_TEXT) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
     });
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = (node.nodeValue ?? '').toLocaleLowerCase();
-      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-        const range = document.createRange();
-        range.setStart(node, at);
-        range.setEnd(node, at + needle.length);
-        ranges.push(range);
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+      const own = node.parentElement?.closest(BLOCK);
+      if (block !== undefined && own !== block) {
+        text += '\n';
       }
+      block = own;
+      const value = node.data;
+      const lower = value.toLocaleLowerCase();
+      nodes.push(node);
+      starts.push(text.length);
+      // A letter whose lower case has another length (rare) is matched as written, so offsets stay the node's.
+      text += lower.length === value.length ? lower : value;
+    }
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+      const first = nodeAt(starts, at, false);
+      const last = nodeAt(starts, at + needle.length, true);
+      const range = document.createRange();
+      range.setStart(nodes[first], at - starts[first]);
+      range.setEnd(nodes[last], at + needle.length - starts[last]);
+      ranges.push(range);
     }
   }
   return ranges;
+}
+
+/**
+ * The index of the text node holding offset `at` of the joined text (`starts` ascending): for an end offset
+ * (`isEnd`), the node it ends in, so a match that ends where a node ends is not moved to the next node's start.
+ */
+function nodeAt(starts: readonly number[], at: number, isEnd: boolean): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (isEnd ? starts[mid] < at : starts[mid] <= at) {
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return low;
 }
 
 /**

@@ -113,6 +113,15 @@ describe('Chat page: find in the conversation', function () {
     await page.getByRole('button', { name: 'Next match' }).click();
     await waitForCount(page, '1 of 4');
 
+    // A match may cross formatting within a paragraph ("An **Apple** a day"), never a block's end.
+    await input.fill('an apple a day');
+    await waitForCount(page, '1 of 2');
+    state = await findState(page);
+    assert.equal(state.marked, 2);
+    assert.equal(state.current, 'An Apple a day');
+    await input.fill('apple.const');
+    await waitForCount(page, 'No results');
+
     await input.fill('no such words');
     await waitForCount(page, 'No results');
     assert.equal((await findState(page)).marked, 0);
