@@ -7,7 +7,7 @@ import { Announcer } from './announcer';
 import { codeAction, decorateCodeBlocks } from './codeBlocks';
 import { Composer, type DraftStore } from './composer';
 import { h, icon, iconButton } from '../shared/dom';
-import { FindBar } from './findBar';
+import { FindBar, markdownMayHold } from './findBar';
 import { HistoryPanel } from './historyPanel';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 import {
@@ -239,12 +239,12 @@ class ChatApp {
 
   /**
    * Draws what find must search that is not on the page: the older messages still waiting for an idle moment, and
-   * the sleeping sections of long replies whose Markdown holds `query` (lower case).
+   * the sleeping sections of long replies whose Markdown may hold `query` (lower case).
    */
   private async reveal(query: string): Promise<void> {
     await this.olderMessages?.done;
     for (const element of this.elements.values()) {
-      element.renderer?.wakeWhere((markdown) => markdown.toLocaleLowerCase().includes(query));
+      element.renderer?.wakeWhere((markdown) => markdownMayHold(markdown, query));
     }
   }
 
