@@ -227,11 +227,16 @@ export function screenshotOnFailure(name: string, getPage: () => Page | undefine
 }
 
 /** Polls `condition` every 100 ms until it holds; throws `message` after `timeoutMs`. */
-export async function poll(condition: () => Promise<boolean>, timeoutMs: number, message: string): Promise<void> {
+export async function poll(
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  message: string | (() => string | Promise<string>),
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) {
-      throw new Error(`${message} (within ${timeoutMs} ms)`);
+      // A function says what was seen last, when it failed (a string is written before the first try).
+      throw new Error(`${typeof message === 'string' ? message : await message()} (within ${timeoutMs} ms)`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -50,9 +50,35 @@ export async function waitForLastPrompt(frame: FrameLocator, pattern: RegExp, ti
       return pattern.test(text);
     },
     timeoutMs,
-    `the last prompt did not show ${pattern} (it showed ${JSON.stringify(text.slice(0, 80))})`,
+    async () =>
+      `the last prompt did not show ${pattern} (it showed ${JSON.stringify(text.slice(0, 80))}); the log: ${await logOutline(frame)}`,
   );
   return text;
+}
+
+const LOG_OUTLINE = `(log) => {
+  const describe = (el) => {
+    const box = el.getBoundingClientRect();
+    const hidden = el.getAttribute('aria-hidden') === 'true' ? ' aria-hidden' : '';
+    return el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + hidden + ' "' + (el.getAttribute('aria-label') ?? '') +
+      '" top ' + Math.round(box.top) + ' h ' + Math.round(box.height) + ' text ' + (el.innerText ?? '').length;
+  };
+  const rows = [...log.children].map((child) =>
+    child.matches('.older-messages') ? '[' + [...child.children].map(describe).join('; ') + ']' : describe(child));
+  return 'scrollTop ' + Math.round(log.scrollTop) + ' of ' + log.scrollHeight + ' (view ' + log.clientHeight + '): ' +
+    rows.join(' | ');
+}`;
+
+/**
+ * What the chat's log holds, for a failure message: its scroll box, and each child (and each message in an older
+ * slice) with its classes, whether it is hidden from the accessibility tree, its place and its text's length.
+ */
+async function logOutline(frame: FrameLocator): Promise<string> {
+  return frame
+    .locator('main.log')
+    .evaluate(LOG_OUTLINE)
+    .then(String)
+    .catch((error: unknown) => `(not read: ${String(error)})`);
 }
 
 /** Waits until no reply is being written (the Send button is back). */
@@ -70,7 +96,7 @@ export async function waitForReplyText(frame: FrameLocator, chars: number, timeo
       return text.length >= chars;
     },
     timeoutMs,
-    `the reply did not reach ${chars} characters (it has ${text.length})`,
+    () => `the reply did not reach ${chars} characters (it has ${text.length})`,
   );
   return text;
 }
