@@ -35,18 +35,19 @@ export function prompts(frame: FrameLocator): Locator {
 }
 
 /**
- * Waits until the last prompt, scrolled to, shows text matching `pattern`, and returns that text. After a reload or a
+ * Waits until the last prompt in the log holds text matching `pattern`, and returns that text. After a reload or a
  * switch the page is still drawing (older messages arrive in idle slices, a pinned view follows the newest message's
- * height) and a message off screen is not rendered (`content-visibility`: no innerText), so one read right after a
- * scroll can see nothing: scroll and read again until the prompt shows.
+ * height), and a message off screen is not rendered (`content-visibility`), so its `innerText` is empty: an earlier
+ * version scrolled to it and read `innerText`, and on a busy machine the scroll could keep failing (Playwright waits
+ * for the element to be stable) while the prompt was there. The prompt's text in the page (`textContent`) does not
+ * depend on the scroll; a prompt that is missing still fails, with an outline of the log.
  */
 export async function waitForLastPrompt(frame: FrameLocator, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
   const last = prompts(frame).last();
   let text = '';
   await poll(
     async () => {
-      await last.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
-      text = await last.innerText({ timeout: 2_000 }).catch(() => '');
+      text = (await last.textContent({ timeout: 2_000 }).catch(() => '')) ?? '';
       return pattern.test(text);
     },
     timeoutMs,
