@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { loaderScript } from './webviewLoader';
 import { translationsBlock } from './webviewTranslations';
 
 /** What a webview page loads. */
@@ -26,7 +27,8 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 /**
  * The page of a webview: CSP `default-src 'none'`, scripts only from dist/ with a per-load nonce, styles and
  * fonts from dist/ or media/, images only from the webview's own resources (remote images need the user's
- * click, which the page turns into a data: or https: load it asks the host for).
+ * click, which the page turns into a data: or https: load it asks the host for). Its first script loads again a file
+ * of the page that failed to load (webviewLoader.ts).
  */
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
   const nonce = randomBytes(16).toString('base64');
@@ -40,12 +42,19 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
   ].join('; ');
   const css = page.hasCss ? `<link rel="stylesheet" href="${asset('dist', 'webview', `${page.bundle}.css`)}">` : '';
   const translations = translationsBlock(vscode.l10n.bundle);
+  const loader = loaderScript({
+    failed: vscode.l10n.t(
+      'This view could not load its files (VS Code did not deliver them in time). Try again, or reload the window.',
+    ),
+    tryAgain: vscode.l10n.t('Try again'),
+  });
   return `<!DOCTYPE html>
 <html lang="${escapeAttr(vscode.env.language || 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<script nonce="${nonce}">${loader}</script>
 <link rel="stylesheet" href="${asset('dist', 'webview', 'codicon.css')}">
 ${css}
 <title>${escapeAttr(page.title)}</title>${translations}
