@@ -4,6 +4,7 @@
  */
 
 import { boundedJson } from './jsonText';
+import { chunkText, partsText } from './replyShapes';
 
 /** A source the encyclopedia cites. */
 export interface Citation {
@@ -109,6 +110,11 @@ export function normalizeChatReply(body: unknown): string {
       if (typeof first.text === 'string') {
         return first.text;
       }
+    }
+    // Anthropic's `content: [{type: 'text', text}]`, OpenAI's Responses `output_text`, Gemini's candidates.
+    const parts = partsText(body.content) ?? pickString(body, ['output_text']) ?? chunkText(body);
+    if (parts !== undefined) {
+      return parts;
     }
     if (typeof body.content === 'string') {
       return body.content;

@@ -1,6 +1,7 @@
 import { ServiceError } from './errors';
 import { boundedJson } from './jsonText';
 import * as l10n from '@vscode/l10n';
+import { chunkText } from './replyShapes';
 import { reportedUsage, type TokenUsage } from './usage';
 
 /** What the reader noticed but did not stop for. */
@@ -34,7 +35,9 @@ const SPACE = 32;
  *   is needed: a server may never send one.
  * - The payload is the text after `data:`, trimmed. `[DONE]` ends the reply at once, even while the connection
  *   stays open; nothing after it is read, and the body is left to its owner (`HttpResponse.dispose`).
- * - `{content: string}` appends; an `error` payload throws `streamError`; anything else is skipped and reported.
+ * - `{content: string}` appends; so do the chunk forms of other servers (`replyShapes.chunkText`: OpenAI's
+ *   `choices[0].delta.content`, Anthropic's `delta.text`, …); an `error` payload throws `streamError`; anything else
+ *   is skipped and reported.
  * - The browser standard's form also works: a `data:` line that is not JSON on its own is held, and the event's
  *   held lines are joined with `\n` and parsed once at its blank line (so one object split over two lines reads).
  * - `:` comments, `event:`/`id:`/`retry:` lines are ignored; a BOM is dropped; bytes go through a streaming
@@ -223,6 +226,11 @@ class EventReader {
     }
     if (typeof content === 'string') {
       this.content += content;
+      return;
+    }
+    const other = chunkText(value);
+    if (other !== undefined) {
+      this.content += other;
       return;
     }
     if (usage) {

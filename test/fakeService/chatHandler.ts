@@ -9,7 +9,18 @@ export const CHAT_MODELS: readonly string[] = ['alpha'];
  * Non-streaming reply shapes selectable by `X-Fake-Shape` or the `shape:NAME` fault. `sse` streams anyway
  * (`text/event-stream`, framed as the request's framing says), as some servers answer whatever was asked.
  */
-export const CHAT_SHAPES: readonly string[] = ['content', 'choices', 'reply', 'text', 'output', 'plain', 'sse'];
+export const CHAT_SHAPES: readonly string[] = [
+  'content',
+  'choices',
+  'reply',
+  'text',
+  'output',
+  'plain',
+  'sse',
+  'anthropic',
+  'responses',
+  'gemini',
+];
 
 interface ChatRequest {
   model: string;
@@ -103,6 +114,12 @@ function chatJson(id: number, content: string, shape: string | undefined): unkno
       return { text: content };
     case 'output':
       return { output: content };
+    case 'anthropic':
+      return { id: `msg_${id}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: content }] };
+    case 'responses':
+      return { id: `resp_${id}`, object: 'response', output_text: content };
+    case 'gemini':
+      return { candidates: [{ content: { role: 'model', parts: [{ text: content }] }, finishReason: 'STOP' }] };
     default:
       return { id: `fake-${id}`, model: 'alpha', message };
   }

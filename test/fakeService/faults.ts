@@ -8,7 +8,8 @@
  * - status: 401 403 404 413 429 (Retry-After: 2) 429-noretry 500 502 503 (any 4xx/5xx works), with an
  *   optional body kind `:json` (default) `:html` `:empty` `:text` `:message` `:detail` `:string`.
  * - stream (POST /v1/alpha with stream): cut, stall, stall-headers, slow, bad-json, no-content, error-event,
- *   done-then-more, crlf, cr, bom, comments, big-event, no-space.
+ *   done-then-more, crlf, cr, bom, comments, big-event, no-space; chunks:openai|anthropic|ollama|gemini (each
+ *   event as that server writes it, see chunkPayload in sseStream.ts).
  * - any endpoint: bad-json (truncated JSON body), non-json (200 HTML page), redirect (302, or 307 for POST, to
  *   the same path), redirect-other-origin (same, to the second listener), stall-headers, slow-headers (1.5 s),
  *   cut / stall on JSON bodies (half the body, then destroyed / held), shape:NAME[,NAME] (like X-Fake-Shape).
@@ -176,6 +177,12 @@ export function statusFaultResponse(fault: StatusFault): {
   return { headers, body };
 }
 
+/**
+ * Chunk forms of other servers, chosen by the `chunks:FORM` fault: each stream event's payload as that server writes
+ * it instead of the spec's `{"content": …}`, with the events around the text that server sends (sseStream.ts).
+ */
+export const CHUNK_FORMS: readonly string[] = ['openai', 'anthropic', 'ollama', 'gemini'];
+
 /** Whether the fake knows a fault: a status fault, a stream or other fault, or `shape:NAME[,NAME]`. */
 export function isKnownFault(fault: string): boolean {
   return (
@@ -183,7 +190,8 @@ export function isKnownFault(fault: string): boolean {
     STREAM_FAULTS.includes(fault) ||
     OTHER_FAULTS.includes(fault) ||
     ECHO_KEY_FAULTS.includes(fault) ||
-    /^shape:[a-z-]+(,[a-z-]+)*$/.test(fault)
+    /^shape:[a-z-]+(,[a-z-]+)*$/.test(fault) ||
+    CHUNK_FORMS.some((form) => fault === `chunks:${form}`)
   );
 }
 

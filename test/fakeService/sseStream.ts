@@ -29,6 +29,53 @@ export type Framing = 'standard' | 'lines';
 /** Every framing the fake knows. */
 export const FRAMINGS: readonly Framing[] = ['standard', 'lines'];
 
+/** The payload of one event carrying `text` in a chunk form (undefined: the spec's own). */
+function chunkPayload(form: string | undefined, text: string): unknown {
+  switch (form) {
+    case 'openai':
+      return {
+        id: 'chatcmpl-fake',
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta: { content: text } }],
+      };
+    case 'anthropic':
+      return { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } };
+    case 'ollama':
+      return { model: 'alpha', message: { role: 'assistant', content: text }, done: false };
+    case 'gemini':
+      return { candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }] };
+    default:
+      return { content: text };
+  }
+}
+
+/** The events a chunk form's server sends before and after the text (none of them carries any). */
+function chunkFrame(form: string | undefined): { before: unknown[]; after: unknown[] } {
+  switch (form) {
+    case 'openai':
+      return {
+        before: [{ id: 'chatcmpl-fake', choices: [{ index: 0, delta: { role: 'assistant' } }] }],
+        after: [{ id: 'chatcmpl-fake', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }],
+      };
+    case 'anthropic':
+      return {
+        before: [
+          { type: 'message_start', message: { id: 'msg_fake', role: 'assistant', content: [] } },
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        ],
+        after: [
+          { type: 'content_block_stop', index: 0 },
+          { type: 'message_delta', delta: { stop_reason: 'end_turn' } },
+          { type: 'message_stop' },
+        ],
+      };
+    case 'ollama':
+      return { before: [], after: [{ model: 'alpha', message: { role: 'assistant', content: '' }, done: true }] };
+    default:
+      return { before: [], after: [] };
+  }
+}
+
 /** How long the `lines` framing keeps the connection open after `data: [DONE]` before ending the response. */
 export const LINES_HOLD_MS = 3000;
 
@@ -60,9 +107,15 @@ function planStream(
   const { eol, end, data } = lineEnds(fault, framing);
   const frame = (payload: string, id?: number) =>
     (fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') + `${data}${payload}${end}`;
-  const content = (text: string) => JSON.stringify({ content: text });
+  const form = fault?.startsWith('chunks:') ? fault.slice('chunks:'.length) : undefined;
+  const content = (text: string) => JSON.stringify(chunkPayload(form, text));
   const pieces = fault === 'big-event' ? [longReply(BIG_EVENT_LENGTH)] : splitPieces(reply, seed);
-  let payloads = pieces.map(content);
+  const around = chunkFrame(form);
+  let payloads = [
+    ...around.before.map((p) => JSON.stringify(p)),
+    ...pieces.map(content),
+    ...around.after.map((p) => JSON.stringify(p)),
+  ];
   if (fault === 'bad-json') {
     payloads.splice(Math.floor(payloads.length / 3), 0, '{"content": "oops');
   } else if (fault === 'no-content') {

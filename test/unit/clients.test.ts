@@ -4,7 +4,9 @@ import { AxoClient } from '../../src/core/axoClient';
 import { ServiceError, type KeyKind } from '../../src/core/errors';
 import { HttpClient } from '../../src/core/http';
 import type { Logger } from '../../src/core/logger';
+import { CHAT_SHAPES } from '../fakeService/chatHandler';
 import { chatReply } from '../fakeService/chatContent';
+import { CHUNK_FORMS } from '../fakeService/faults';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
 import { expectServiceError } from '../support/serviceError';
 
@@ -89,6 +91,16 @@ describe('service clients against the fake service', function () {
       it(`reads the whole reply with fault "${mode}"`, async () => {
         fake.setFault(mode, { path: '/v1/alpha' });
         const msgs = messages(`fault ${mode}`);
+        const { text, error } = await streamAll(s.alpha, msgs);
+        assert.equal(error, undefined);
+        assert.equal(text, chatReply(msgs));
+      });
+    }
+
+    for (const form of CHUNK_FORMS) {
+      it(`reads the whole reply streamed in the chunks of other servers: ${form}`, async () => {
+        fake.setFault(`chunks:${form}`, { path: '/v1/alpha' });
+        const msgs = messages(`chunks ${form}`);
         const { text, error } = await streamAll(s.alpha, msgs);
         assert.equal(error, undefined);
         assert.equal(text, chatReply(msgs));
@@ -205,7 +217,7 @@ describe('service clients against the fake service', function () {
   });
 
   describe('ALPHA in one response', () => {
-    for (const shape of ['content', 'choices', 'reply', 'text', 'output', 'plain', 'sse']) {
+    for (const shape of CHAT_SHAPES) {
       it(`normalises the "${shape}" shape`, async () => {
         fake.setFault(`shape:${shape}`, { path: '/v1/alpha' });
         const msgs = messages(`shape ${shape}`);
