@@ -87,8 +87,25 @@ export function unknownShape(body: unknown): string {
   return '```json\n' + (boundedJson(body, { indent: 2 }) ?? 'null') + '\n```';
 }
 
-/** The reply text of a non-streaming chat response, from any of the known shapes or a plain-text body. */
-export function normalizeChatReply(body: unknown): string {
+/** The fields a chat reply has itself (not `response`, which is also an envelope when it holds an object). */
+const CHAT_REPLY_FIELDS = [
+  'content',
+  'reply',
+  'text',
+  'output',
+  'answer',
+  'message',
+  'choices',
+  'output_text',
+  'candidates',
+];
+
+/**
+ * The reply text of a non-streaming chat response, from any of the known shapes (also inside an envelope:
+ * `{data: {…}}`) or a plain-text body.
+ */
+export function normalizeChatReply(input: unknown): string {
+  const body = unwrapped(input, CHAT_REPLY_FIELDS);
   if (typeof body === 'string') {
     return body;
   }
@@ -120,7 +137,7 @@ export function normalizeChatReply(body: unknown): string {
       return body.content;
     }
   }
-  return unknownShape(body);
+  return unknownShape(input);
 }
 
 /** Citations from `sources` / `citations` / `references`: strings (titles or URLs) or objects. */
@@ -144,8 +161,39 @@ export function normalizeCitations(o: Obj): Citation[] {
   return out;
 }
 
-/** The answer to an ask. */
-export function normalizeAnswer(body: unknown, query: string, model: string): Answer {
+/** Envelopes services put a body in: `{data: …}`, `{result: …}`, `{response: …}`. */
+const ENVELOPES = ['data', 'result', 'response'];
+
+/**
+ * What an envelope wraps, when `body` holds none of the `fields` a body of its kind has itself but one envelope
+ * field holds an object or an array (two levels at most: `{data: {result: …}}`). Otherwise `body` as it is.
+ */
+function unwrapped(body: unknown, fields: readonly string[]): unknown {
+  let current = body;
+  for (let depth = 0; depth < 2; depth++) {
+    if (!isObj(current)) {
+      break;
+    }
+    const outer = current;
+    const inner = fields.some((f) => f in outer)
+      ? undefined
+      : ENVELOPES.map((name) => outer[name]).find((v) => isObj(v) || Array.isArray(v));
+    if (inner === undefined) {
+      break;
+    }
+    current = inner;
+  }
+  return current;
+}
+
+/** The answer to an ask, also inside an envelope, or as an object `{answer: {text, sources}}`. */
+export function normalizeAnswer(input: unknown, query: string, model: string): Answer {
+  let body = unwrapped(input, ['answer', 'text', 'content', 'summary', 'extract']);
+  if (isObj(body) && isObj(body.answer)) {
+    // `{answer: {text, sources}, model}`: the answer's own fields, with what the outer object adds.
+    const { answer, ...outer } = body;
+    body = { ...outer, ...answer, answer: pickString(answer, ['text', 'content', 'answer', 'summary']) ?? '' };
+  }
   if (typeof body === 'string') {
     return { query, model, text: body, citations: [] };
   }
@@ -156,11 +204,12 @@ export function normalizeAnswer(body: unknown, query: string, model: string): An
       return { query, model: pickString(body, ['model']) ?? model, text: text ?? '', citations };
     }
   }
-  return { query, model, text: unknownShape(body), citations: [], unrecognised: true };
+  return { query, model, text: unknownShape(input), citations: [], unrecognised: true };
 }
 
-/** The hits of a search: a bare array, or `results` / `items` / `hits` / `data`. */
-export function normalizeSearch(body: unknown): SearchResult[] {
+/** The hits of a search: a bare array, or `results` / `items` / `hits` / `data`, also inside an envelope. */
+export function normalizeSearch(input: unknown): SearchResult[] {
+  const body = unwrapped(input, ['results', 'items', 'hits', 'articles']);
   let list: unknown = body;
   if (isObj(body)) {
     list = [body.results, body.items, body.hits, body.data, body.articles].find(Array.isArray);
@@ -221,8 +270,9 @@ function normalizeMedia(o: Obj): string[] {
   return out;
 }
 
-/** An article with facts, media and citations. */
-export function normalizeArticle(body: unknown, requestedTitle: string): Article {
+/** An article with facts, media and citations (also as `article`, or inside an envelope). */
+export function normalizeArticle(input: unknown, requestedTitle: string): Article {
+  const body = unwrapped(input, ['article', 'title', 'name', 'content', 'extract', 'text', 'body', 'summary']);
   const source = isObj(body) && isObj(body.article) ? body.article : body;
   if (isObj(source)) {
     const content = pickString(source, ['content', 'extract', 'text', 'body', 'summary']);
@@ -241,7 +291,7 @@ export function normalizeArticle(body: unknown, requestedTitle: string): Article
   }
   return {
     title: requestedTitle,
-    content: unknownShape(body),
+    content: unknownShape(input),
     facts: [],
     media: [],
     citations: [],

@@ -45,6 +45,21 @@ describe('encyclopedia normalisation: ask', () => {
     assert.equal(a.unrecognised, undefined);
   });
 
+  it('reads an answer inside an envelope, and an answer given as an object', () => {
+    for (const body of [
+      { data: { answer: 'In data.', sources: ['S'] } },
+      { result: { text: 'In data.', sources: ['S'] } },
+      { status: 'ok', data: { result: { answer: 'In data.', citations: ['S'] } } },
+      { answer: { text: 'In data.', sources: ['S'] }, model: 'axo' },
+      { response: { answer: { content: 'In data.', references: ['S'] } } },
+    ]) {
+      const a = normalizeAnswer(body, 'q', 'axo');
+      assert.equal(a.text, 'In data.', JSON.stringify(body));
+      assert.deepEqual(a.citations, [{ title: 'S' }], JSON.stringify(body));
+      assert.equal(a.unrecognised, undefined);
+    }
+  });
+
   it('shows an unknown shape as readable JSON, never [object Object]', () => {
     const a = normalizeAnswer({ weird: { nested: true } }, 'q', 'axo');
     assert.equal(a.unrecognised, true);
@@ -80,6 +95,16 @@ describe('encyclopedia normalisation: search', () => {
     assert.deepEqual(r, [{ title: 'A', snippet: 'about A', url: undefined }, { title: 'B' }]);
   });
 
+  it('reads hits inside an envelope', () => {
+    for (const body of [{ data: { results: hits } }, { result: hits }, { response: { data: { items: hits } } }]) {
+      assert.deepEqual(
+        normalizeSearch(body).map((r) => r.title),
+        ['Alan Turing', 'Turing machine'],
+        JSON.stringify(body),
+      );
+    }
+  });
+
   it('skips hits without a title and returns [] for an unknown shape', () => {
     assert.deepEqual(normalizeSearch({ results: [{ snippet: 'no title' }] }), []);
     assert.deepEqual(normalizeSearch({ nothing: 1 }), []);
@@ -99,6 +124,18 @@ describe('encyclopedia normalisation: article', () => {
       assert.equal(a.summary, 'Mathematician.');
     });
   }
+
+  it('reads an article inside an envelope', () => {
+    for (const body of [
+      { data: { ...base, content: 'Body.' } },
+      { result: { article: { ...base, extract: 'Body.' } } },
+    ]) {
+      const a = normalizeArticle(body, 'Alan Turing');
+      assert.equal(a.content, 'Body.', JSON.stringify(body));
+      assert.equal(a.url, 'https://axo.example/wiki/Alan_Turing');
+      assert.equal(a.unrecognised, undefined);
+    }
+  });
 
   it('uses the summary as text when there is no other', () => {
     assert.equal(normalizeArticle({ title: 'T', summary: 'Only a summary.' }, 'T').content, 'Only a summary.');
