@@ -138,7 +138,12 @@ function messageFromJson(value: unknown, depth = 0): string {
   // Error lists nest rarely and shallowly; a body nested deeper is shown as (bounded) JSON, never overflowing.
   if (value && typeof value === 'object' && depth < 8) {
     const o = value as Record<string, unknown>;
-    for (const field of ['error', 'message', 'detail', 'error_description', 'title']) {
+    if (typeof o.error === 'string' && typeof o.error_description === 'string' && o.error_description.trim()) {
+      // OAuth's form: a code in `error`, the sentence in `error_description`.
+      return `${o.error_description} (${o.error})`;
+    }
+    // `errors: [{message}]` (many JSON APIs), `detail: [{msg}]` (FastAPI), `error_description` (OAuth).
+    for (const field of ['error', 'message', 'detail', 'errors', 'error_description', 'msg', 'title']) {
       const inner = o[field];
       if (typeof inner === 'string' && inner.trim()) {
         return inner;

@@ -50,7 +50,13 @@ describe('error mapping', () => {
       ['{"error":{"message":"bad model","code":"model_not_found"}}', 'bad model (model_not_found)'],
       ['{"message":"slow down"}', 'slow down'],
       ['{"detail":"Not authenticated"}', 'Not authenticated'],
-      ['{"detail":[{"msg":"field required"}]}', '{"msg":"field required"}'],
+      ['{"detail":[{"msg":"field required","loc":["body","model"]}]}', 'field required'],
+      [
+        '{"errors":[{"message":"model is required"},{"message":"messages is empty"}]}',
+        'model is required; messages is empty',
+      ],
+      ['{"error":"invalid_grant","error_description":"key expired"}', 'key expired (invalid_grant)'],
+      ['{"data":null,"errors":[{"code":42}]}', '{"code":42}'],
       ['{"weird":{"nested":true}}', '{"weird":{"nested":true}}'],
       [
         '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
