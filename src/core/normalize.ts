@@ -270,12 +270,35 @@ function normalizeMedia(o: Obj): string[] {
   return out;
 }
 
+/**
+ * An article's text given in parts: `sections: [{title|heading, content|text}]` as Markdown with a heading per
+ * section, or `paragraphs: [string]`. Undefined when there are none.
+ */
+function sectionsText(source: Obj): string | undefined {
+  if (Array.isArray(source.paragraphs)) {
+    const paragraphs = source.paragraphs.filter((p): p is string => typeof p === 'string' && p.trim() !== '');
+    return paragraphs.length > 0 ? paragraphs.join('\n\n') : undefined;
+  }
+  if (!Array.isArray(source.sections)) {
+    return undefined;
+  }
+  const parts = source.sections.filter(isObj).flatMap((section) => {
+    const heading = pickString(section, ['title', 'heading', 'name']);
+    const text = pickString(section, ['content', 'text', 'body']);
+    return [heading ? `## ${heading}` : undefined, text].filter((p): p is string => p !== undefined);
+  });
+  return parts.length > 0 ? parts.join('\n\n') : undefined;
+}
+
 /** An article with facts, media and citations (also as `article`, or inside an envelope). */
 export function normalizeArticle(input: unknown, requestedTitle: string): Article {
   const body = unwrapped(input, ['article', 'title', 'name', 'content', 'extract', 'text', 'body', 'summary']);
   const source = isObj(body) && isObj(body.article) ? body.article : body;
   if (isObj(source)) {
-    const content = pickString(source, ['content', 'extract', 'text', 'body', 'summary']);
+    const content =
+      pickString(source, ['content', 'extract', 'text', 'body']) ??
+      sectionsText(source) ??
+      pickString(source, ['summary']);
     const title = pickString(source, ['title', 'name']);
     if (content !== undefined || title !== undefined) {
       return {

@@ -137,6 +137,24 @@ describe('encyclopedia normalisation: article', () => {
     }
   });
 
+  it('reads an article given in sections or paragraphs, before its summary', () => {
+    const sections = normalizeArticle(
+      {
+        ...base,
+        sections: [
+          { title: 'Early life', content: 'Born in London.' },
+          { heading: 'Work', text: 'Computability.' },
+          { content: 'No heading.' },
+        ],
+      },
+      'Alan Turing',
+    );
+    assert.equal(sections.content, '## Early life\n\nBorn in London.\n\n## Work\n\nComputability.\n\nNo heading.');
+    assert.equal(sections.summary, 'Mathematician.');
+    const paragraphs = normalizeArticle({ title: 'T', paragraphs: ['One.', '', 'Two.'] }, 'T');
+    assert.equal(paragraphs.content, 'One.\n\nTwo.');
+  });
+
   it('uses the summary as text when there is no other', () => {
     assert.equal(normalizeArticle({ title: 'T', summary: 'Only a summary.' }, 'T').content, 'Only a summary.');
   });
