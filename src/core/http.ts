@@ -1,4 +1,6 @@
 import type { LookupFunction } from 'node:net';
+import { pipeline, Readable } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { createDispatcher, proxyHost } from './dispatchers';
 import { ServiceError, isAbortError, type KeyKind } from './errors';
@@ -261,7 +263,7 @@ export class HttpClient {
     if (res.statusCode >= 200 && res.statusCode < 300) {
       return wrapResponse(res, headers, req.signal, this.scrubber);
     }
-    const text = await readText(res.body, 64 * 1024).catch(() => '');
+    const text = await readText(decodedBody(res.body, headers['content-encoding']), 64 * 1024).catch(() => '');
     // Servers echo the key they were sent ("Incorrect API key provided: …"): scrubbed before it becomes a sentence.
     const error = errorFromResponse(res.statusCode, headers, text, req.keyKind, (t) => this.scrubber.scrub(t));
     this.log.warn(`${req.method} ${pathOf(url)}: ${error.message}`);
@@ -312,13 +314,14 @@ function wrapResponse(
   signal: AbortSignal | undefined,
   scrubber: SecretScrubber,
 ): HttpResponse {
+  const body = decodedBody(res.body, headers['content-encoding']);
   return {
     status: res.statusCode,
     headers,
-    body: res.body,
+    body,
     text: async () => {
       try {
-        return scrubber.scrubKeys(await readText(res.body, MAX_TEXT_BYTES));
+        return scrubber.scrubKeys(await readText(body, MAX_TEXT_BYTES));
       } catch (error) {
         if (isAbortError(error) || signal?.aborted) {
           throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error });
@@ -328,6 +331,30 @@ function wrapResponse(
     },
     dispose: (graceMs = 0) => (graceMs > 0 ? drainFor(res.body, graceMs) : discard(res.body)),
   };
+}
+
+/**
+ * A body as the server wrote it before its `content-encoding` (gzip, deflate or br), decoded as it arrives: the
+ * client asks for no encoding, but some servers and proxies compress anyway. Bytes in any other encoding (or none)
+ * pass as they are. A truncated compressed stream yields what it decoded (the reply then ends as cut off).
+ */
+export function decodedBody(raw: AsyncIterable<Uint8Array>, encoding: string | undefined): AsyncIterable<Uint8Array> {
+  const name = encoding?.trim().toLowerCase();
+  const decoder =
+    name === 'gzip' || name === 'x-gzip'
+      ? () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      : name === 'deflate'
+        ? () => zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+        : name === 'br'
+          ? () => zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+          : undefined;
+  if (!decoder) {
+    return raw;
+  }
+  const out = decoder();
+  // An error of the raw body (an abort, a reset) reaches the reader as that same error.
+  pipeline(Readable.from(raw, { objectMode: false }), out, () => undefined);
+  return out;
 }
 
 /** Bodies being drained after their reply completed: the next request waits briefly for their socket. */

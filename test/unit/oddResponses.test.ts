@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
 import { AlphaClient } from '../../src/core/alphaClient';
 import { ServiceError } from '../../src/core/errors';
 import { HttpClient } from '../../src/core/http';
@@ -103,6 +104,62 @@ describe('odd but legal responses', function () {
     assert.equal(await alpha.complete(request), 'from JSON');
     type = 'TEXT/PLAIN;charset=UTF-8';
     assert.equal(await alpha.complete(request), '{"content": plain text}');
+  });
+
+  it('reads compressed bodies (gzip, deflate, br): a stream as it arrives, a reply, an error, a cut stream', async () => {
+    let mode = 'stream';
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { alpha } = await setup((res) => {
+      if (mode === 'stream') {
+        // A server that compresses its stream and flushes each event, as it must for a client to see it arrive.
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+        const gzip = zlib.createGzip();
+        gzip.pipe(res);
+        gzip.write('data: {"content":"Hello, "}\n\n');
+        gzip.flush();
+        void released.then(() => gzip.end('data: {"content":"world"}\n\ndata: [DONE]\n\n'));
+      } else if (mode === 'br' || mode === 'deflate') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': mode });
+        const body = Buffer.from(`{"content":"from ${mode}"}`);
+        res.end(mode === 'br' ? zlib.brotliCompressSync(body) : zlib.deflateSync(body));
+      } else if (mode === 'error') {
+        res.writeHead(503, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(zlib.gzipSync('{"error":{"message":"compressed and down"}}'));
+      } else {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+        const whole = zlib.gzipSync('data: {"content":"kept"}\n\n', { flush: zlib.constants.Z_SYNC_FLUSH });
+        // The stream is cut before the gzip trailer (and [DONE]): what decoded so far is kept.
+        res.end(whole.subarray(0, whole.length - 8));
+      }
+    });
+    // The first event arrives while the server still holds the rest: decoded as it comes, not at the end.
+    const deltas = alpha.stream(request)[Symbol.asyncIterator]();
+    assert.deepEqual(await deltas.next(), { done: false, value: 'Hello, ' });
+    release();
+    let text = 'Hello, ';
+    for (let next = await deltas.next(); !next.done; next = await deltas.next()) {
+      text += next.value;
+    }
+    assert.equal(text, 'Hello, world');
+    for (const encoding of ['br', 'deflate']) {
+      mode = encoding;
+      assert.equal(await alpha.complete(request), `from ${encoding}`);
+    }
+    mode = 'error';
+    const down = await failure(alpha.complete(request));
+    assert.match(down.message, /compressed and down/);
+    mode = 'cut';
+    let kept = '';
+    const cut = await failure(
+      (async () => {
+        for await (const delta of alpha.stream(request)) {
+          kept += delta;
+        }
+      })(),
+    );
+    assert.equal(kept, 'kept');
+    assert.equal(cut.kind, 'cut');
   });
 
   it('reads a stream that does not say it is one (no type, text/plain, octet-stream) as it arrives', async () => {
