@@ -49,7 +49,7 @@ export async function waitForAnnouncement(frame: FrameLocator, pattern: RegExp, 
       return said.some((s) => pattern.test(s));
     },
     timeoutMs,
-    `the live regions did not say ${pattern} (they said ${JSON.stringify(said)})`,
+    () => `the live regions did not say ${pattern} (they said ${JSON.stringify(said)})`,
   );
   return said;
 }

@@ -177,7 +177,7 @@ export async function reloadWindow(page: Page): Promise<void> {
       await poll(
         reloaded,
         60_000,
-        `the window did not reload; the workbench said: ${JSON.stringify(shutdown.slice(-8))}`,
+        () => `the window did not reload; the workbench said: ${JSON.stringify(shutdown.slice(-8))}`,
       );
     }
   } finally {

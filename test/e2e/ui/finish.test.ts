@@ -72,7 +72,7 @@ async function waitForStatus(page: Page, label: RegExp, timeoutMs = 15_000): Pro
       return label.test(seen);
     },
     timeoutMs,
-    `the status bar item did not match ${String(label)}; it says "${seen}"`,
+    () => `the status bar item did not match ${String(label)}; it says "${seen}"`,
   ).catch((error: unknown) => {
     throw new Error(`${(error as Error).message}; last label "${seen}"`);
   });
@@ -398,7 +398,8 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
       await poll(
         async () => !(await busy()) && JSON.stringify(await titles()) === JSON.stringify(expected),
         10_000,
-        `searching "${query}" did not show ${JSON.stringify(expected)} (shows ${JSON.stringify(await titles())})`,
+        async () =>
+          `searching "${query}" did not show ${JSON.stringify(expected)} (shows ${JSON.stringify(await titles())})`,
       );
     };
     assert.ok((await items.count()) >= 3, 'every conversation is listed before searching');

@@ -29,7 +29,7 @@ async function waitForPrompts(frame: FrameLocator, expected: string[], timeoutMs
       return expected.every((text, i) => shown[i]?.includes(text)) && shown.length === expected.length;
     },
     timeoutMs,
-    `the page does not show the prompts ${JSON.stringify(expected)} (it shows ${JSON.stringify(shown)})`,
+    () => `the page does not show the prompts ${JSON.stringify(expected)} (it shows ${JSON.stringify(shown)})`,
   );
 }
 
