@@ -58,3 +58,23 @@ export function chunkText(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether a stream event is another server's own end of the reply: Anthropic's `message_stop`, Ollama's
+ * `done: true`, an OpenAI choice's `finish_reason`, a Gemini candidate's `finishReason`. Those servers send no
+ * `[DONE]`: a body that ends cleanly after such an event is a whole reply, not one cut off.
+ */
+export function isEndEvent(value: unknown): boolean {
+  if (!isObj(value)) {
+    return false;
+  }
+  if (value.type === 'message_stop' || value.done === true) {
+    return true;
+  }
+  const choice = Array.isArray(value.choices) && isObj(value.choices[0]) ? value.choices[0] : undefined;
+  if (choice && typeof choice.finish_reason === 'string') {
+    return true;
+  }
+  const candidate = Array.isArray(value.candidates) && isObj(value.candidates[0]) ? value.candidates[0] : undefined;
+  return candidate !== undefined && typeof candidate.finishReason === 'string';
+}

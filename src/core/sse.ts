@@ -1,7 +1,7 @@
 import { ServiceError } from './errors';
 import { boundedJson } from './jsonText';
 import * as l10n from '@vscode/l10n';
-import { chunkText } from './replyShapes';
+import { chunkText, isEndEvent } from './replyShapes';
 import { reportedUsage, type TokenUsage } from './usage';
 
 /** What the reader noticed but did not stop for. */
@@ -43,7 +43,8 @@ const SPACE = 32;
  * - `:` comments, `event:`/`id:`/`retry:` lines are ignored; a BOM is dropped; bytes go through a streaming
  *   TextDecoder, so a character split across chunks arrives whole.
  * - An event or unfinished line longer than `maxEventChars` stops the reply with a `badResponse` error.
- * - A body that ends without `[DONE]` yields what arrived, then throws a `cut` error.
+ * - A body that ends without `[DONE]` yields what arrived, then throws a `cut` error, unless another server's own
+ *   end of the reply came (`replyShapes.isEndEvent`: Anthropic's `message_stop`, Ollama's `done: true`, …).
  *
  * Deltas from one network chunk are joined into one string, so the consumer wakes once per chunk.
  */
@@ -79,7 +80,7 @@ export async function* readContentDeltas(
   if (reader.failure) {
     throw reader.failure;
   }
-  if (!reader.done) {
+  if (!reader.done && !reader.sawEnd) {
     throw new ServiceError(
       'cut',
       l10n.t('The reply was cut off: the stream ended before the service said it was done.'),
@@ -92,6 +93,8 @@ class EventReader {
   /** Content appended since the last `take()`. */
   content = '';
   done = false;
+  /** Another server's own end of the reply arrived (`replyShapes.isEndEvent`): a clean end of the body is no cut. */
+  sawEnd = false;
   failure: ServiceError | undefined;
   /** The unfinished line's text so far, in pieces (joined once, when its line ends). */
   private partial: string[] = [];
@@ -219,6 +222,9 @@ class EventReader {
   }
 
   private event(value: unknown, raw: string): void {
+    if (isEndEvent(value)) {
+      this.sawEnd = true;
+    }
     const content = (value as { content?: unknown } | null)?.content;
     const usage = reportedUsage(value);
     if (usage) {

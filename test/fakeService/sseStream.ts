@@ -49,7 +49,10 @@ function chunkPayload(form: string | undefined, text: string): unknown {
   }
 }
 
-/** The events a chunk form's server sends before and after the text (none of them carries any). */
+/**
+ * The events a chunk form's server sends before and after the text (none of them carries any); the last one after
+ * is that server's own end of the reply, in place of `[DONE]`.
+ */
 function chunkFrame(form: string | undefined): { before: unknown[]; after: unknown[] } {
   switch (form) {
     case 'openai':
@@ -71,6 +74,8 @@ function chunkFrame(form: string | undefined): { before: unknown[]; after: unkno
       };
     case 'ollama':
       return { before: [], after: [{ model: 'alpha', message: { role: 'assistant', content: '' }, done: true }] };
+    case 'gemini':
+      return { before: [], after: [{ candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }] }] };
     default:
       return { before: [], after: [] };
   }
@@ -141,7 +146,9 @@ function planStream(
     }
     events.push(frame(payload, i + 1));
   });
-  if (fault !== 'error-event' && fault !== 'echo-key:stream' && fault !== 'cut' && fault !== 'stall') {
+  // Of the other servers' forms, only OpenAI's ends with [DONE]; the others end with their own last event.
+  const sendsDone = form === undefined || form === 'openai';
+  if (sendsDone && fault !== 'error-event' && fault !== 'echo-key:stream' && fault !== 'cut' && fault !== 'stall') {
     events.push(frame('[DONE]'));
   }
   if (fault === 'done-then-more') {

@@ -43,6 +43,23 @@ async function collectError(
 const ev = (content: string) => `data: ${JSON.stringify({ content })}\n\n`;
 
 describe('SSE reader', () => {
+  it("ends a reply without [DONE] as whole after another server's own end event, and as cut off without one", async () => {
+    const ends = [
+      { type: 'message_stop' },
+      { model: 'alpha', message: { role: 'assistant', content: '' }, done: true },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+      { candidates: [{ content: { parts: [] }, finishReason: 'STOP' }] },
+    ];
+    for (const end of ends) {
+      const { text, error } = await collectError(chunks(`${ev('Whole')}data: ${JSON.stringify(end)}\n\n`, 5));
+      assert.equal(text, 'Whole');
+      assert.equal(error, undefined, JSON.stringify(end));
+    }
+    const cut = await collectError(chunks(ev('Half'), 5));
+    assert.equal(cut.text, 'Half');
+    assert.equal(cut.error?.kind, 'cut');
+  });
+
   it('appends content in order and stops at [DONE]', async () => {
     const out = await collect(chunks(ev('Hel') + ev('lo') + 'data: [DONE]\n\n', 7));
     assert.equal(out.join(''), 'Hello');
