@@ -129,7 +129,17 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     // A conversation of its own, so the history below has one to go back to (set up with the palette).
     await runCommand(page, 'ALPHA: New Conversation');
     const frame = await chatFrame(page);
-    await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new conversation');
+    // 30 s: the command reveals the view, stops nothing, saves and redraws; on a machine kept busy that once took
+    // longer than 10 s (the failure now says what the chat showed instead).
+    await poll(
+      async () => (await prompts(frame).count()) === 0,
+      30_000,
+      async () =>
+        `no new conversation: the chat shows "${await frame
+          .locator('h1.title')
+          .textContent({ timeout: 1_000 })
+          .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
+    );
     const input = frame.getByRole('textbox', { name: 'Message ALPHA' });
     await input.focus();
 
@@ -210,7 +220,17 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     await page.keyboard.press('Control+ArrowUp');
     await tabTo(page, frame, 'New conversation', true, 400);
     await page.keyboard.press('Enter');
-    await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new conversation');
+    // 30 s: the command reveals the view, stops nothing, saves and redraws; on a machine kept busy that once took
+    // longer than 10 s (the failure now says what the chat showed instead).
+    await poll(
+      async () => (await prompts(frame).count()) === 0,
+      30_000,
+      async () =>
+        `no new conversation: the chat shows "${await frame
+          .locator('h1.title')
+          .textContent({ timeout: 1_000 })
+          .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
+    );
     await input.focus();
     await page.keyboard.type('Second conversation');
     await page.keyboard.press('Enter');
@@ -245,7 +265,17 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     const page = session.page;
     await runCommand(page, 'ALPHA: New Conversation');
     const frame = await chatFrame(page);
-    await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'no new conversation');
+    // 30 s: the command reveals the view, stops nothing, saves and redraws; on a machine kept busy that once took
+    // longer than 10 s (the failure now says what the chat showed instead).
+    await poll(
+      async () => (await prompts(frame).count()) === 0,
+      30_000,
+      async () =>
+        `no new conversation: the chat shows "${await frame
+          .locator('h1.title')
+          .textContent({ timeout: 1_000 })
+          .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
+    );
     await sendPrompt(frame, `One ${replyDirective('The **first** reply, to be read as text.')}`);
     await waitForReplyEnd(frame);
     await sendPrompt(frame, `Two ${replyDirective('The second reply.')}`);
