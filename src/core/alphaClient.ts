@@ -1,8 +1,8 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
-import { looksLikeEventStream, peekBody, type PeekedBody } from './bodyPeek';
+import { looksLikeEventStream, looksLikeJsonLines, peekBody, type PeekedBody } from './bodyPeek';
 import { readText, type HttpResponse } from './http';
-import { isEventStream, isJsonType } from './mediaType';
+import { isEventStream, isJsonLines, isJsonType } from './mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
@@ -27,6 +27,12 @@ export interface ChatRequest {
   messages: ChatMessage[];
 }
 
+/** A reply's response and how its body is framed (see `AlphaClient.framed`). */
+interface FramedBody {
+  framing: 'sse' | 'jsonLines' | 'whole';
+  res: HttpResponse;
+}
+
 /** The ALPHA chat model: `POST /v1/alpha`, streamed or in one response. Never retried automatically. */
 export class AlphaClient {
   constructor(
@@ -43,26 +49,43 @@ export class AlphaClient {
     signal?: AbortSignal,
     onUsage?: UsageListener,
   ): AsyncGenerator<string, void, undefined> {
-    let res = await this.post(request, true, signal);
-    const type = res.headers['content-type'];
-    if (isEventStream(type)) {
-      yield* this.readStream(res, res.body, signal, onUsage);
+    const res = await this.post(request, true, signal);
+    const read = await this.framed(res, signal);
+    if (!read) {
       return;
     }
-    if (!isJsonType(type)) {
-      // Some servers stream without saying so (no type, text/plain, octet-stream): the body's start tells.
-      const peeked = await this.peek(res, signal);
-      if (!peeked) {
-        return;
-      }
-      if (looksLikeEventStream(peeked.head)) {
-        yield* this.readStream(res, peeked.body, signal, onUsage);
-        return;
-      }
-      res = { ...res, body: peeked.body, text: () => readText(peeked.body) };
+    if (read.framing === 'whole') {
+      // The server ignored `stream: true` and answered in one piece.
+      yield this.whole(await readJson(read.res, 'chat', signal), onUsage);
+      return;
     }
-    // The server ignored `stream: true` and answered in one piece.
-    yield this.whole(await readJson(res, 'chat', signal), onUsage);
+    yield* this.readStream(read.res, read.framing, signal, onUsage);
+  }
+
+  /**
+   * How a reply's body is framed: an event stream, JSON lines or one JSON body by its Content-Type; with another
+   * type or none (some servers stream as `text/plain` or `application/octet-stream`, or say nothing), by its start.
+   * The response comes back with its body whole again after a look at its start; undefined when the request was
+   * cancelled meanwhile.
+   */
+  private async framed(res: HttpResponse, signal?: AbortSignal): Promise<FramedBody | undefined> {
+    const type = res.headers['content-type'];
+    if (isEventStream(type)) {
+      return { framing: 'sse', res };
+    }
+    if (isJsonLines(type)) {
+      return { framing: 'jsonLines', res };
+    }
+    if (isJsonType(type)) {
+      return { framing: 'whole', res };
+    }
+    const peeked = await this.peek(res, signal);
+    if (!peeked) {
+      return undefined;
+    }
+    const whole = { ...res, body: peeked.body, text: () => readText(peeked.body) };
+    const framing = looksLikeEventStream(peeked.head) ? 'sse' : looksLikeJsonLines(peeked.head) ? 'jsonLines' : 'whole';
+    return { framing, res: whole };
   }
 
   /** The text of a reply in one piece, after telling its reported usage. */
@@ -77,7 +100,7 @@ export class AlphaClient {
   /** The start of a body of unknown type; undefined when the request was cancelled meanwhile. */
   private async peek(res: HttpResponse, signal?: AbortSignal): Promise<PeekedBody | undefined> {
     try {
-      return await peekBody(res.body);
+      return await peekBody(res.body, 8, true);
     } catch (error) {
       res.dispose();
       const failure = this.readFailure(error, signal);
@@ -94,14 +117,17 @@ export class AlphaClient {
    */
   async complete(request: ChatRequest, signal?: AbortSignal, onUsage?: UsageListener): Promise<string> {
     const res = await this.post(request, false, signal);
-    if (!isEventStream(res.headers['content-type'])) {
-      return this.whole(await readJson(res, 'chat', signal), onUsage);
+    const read = await this.framed(res, signal);
+    if (read?.framing === 'whole') {
+      return this.whole(await readJson(read.res, 'chat', signal), onUsage);
     }
     let text = '';
-    for await (const delta of this.readStream(res, res.body, signal, onUsage)) {
-      text += delta;
+    if (read) {
+      for await (const delta of this.readStream(read.res, read.framing, signal, onUsage)) {
+        text += delta;
+      }
     }
-    if (signal?.aborted) {
+    if (signal?.aborted || !read) {
       throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { keyKind: 'chat' });
     }
     return text;
@@ -113,7 +139,7 @@ export class AlphaClient {
    */
   private async *readStream(
     res: HttpResponse,
-    body: AsyncIterable<Uint8Array>,
+    framing: 'sse' | 'jsonLines',
     signal?: AbortSignal,
     onUsage?: UsageListener,
   ): AsyncGenerator<string, void, undefined> {
@@ -122,13 +148,17 @@ export class AlphaClient {
     // A model may echo a key, token by token: the filter holds back an end that could begin one.
     const filter = this.ctx.http.scrubber.streamFilter();
     try {
-      const deltas = readContentDeltas(body, {
-        onSkipped: (reason, payload) => {
-          skipped++;
-          this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
+      const deltas = readContentDeltas(
+        res.body,
+        {
+          onSkipped: (reason, payload) => {
+            skipped++;
+            this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
+          },
+          onUsage,
         },
-        onUsage,
-      });
+        { framing },
+      );
       for await (const delta of deltas) {
         const safe = filter.push(delta);
         if (safe) {

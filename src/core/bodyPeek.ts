@@ -1,6 +1,7 @@
 /**
  * Telling what a body is when its headers do not say: some servers stream server-sent events with no content
- * type, or with `text/plain` or `application/octet-stream`. The start of the body settles it.
+ * type, or with `text/plain` or `application/octet-stream`, and some stream JSON lines (one object per line, as
+ * Ollama does) labelled `application/json`. The start of the body settles it.
  */
 
 /** The start of a body, decoded (a BOM dropped), and the whole body replayed from its first byte. */
@@ -9,14 +10,30 @@ export interface PeekedBody {
   body: AsyncIterable<Uint8Array>;
 }
 
-/** Reads chunks until `chars` characters have arrived or the body ended; nothing read is lost to `body`. */
-export async function peekBody(source: AsyncIterable<Uint8Array>, chars = 8): Promise<PeekedBody> {
+/** How far `peekBody` reads to see the second line start when asked to (a JSON line is rarely longer). */
+export const FIRST_LINE_CHARS = 64 * 1024;
+
+/** A line end followed by the start of another line's text. */
+const SECOND_LINE = /[\r\n][\s\u001e]*[^\s\u001e]/;
+
+/**
+ * Reads chunks until `chars` characters have arrived (with `toSecondLine`, until a second line has started too, up
+ * to `FIRST_LINE_CHARS`), or the body ended; nothing read is lost to `body`.
+ */
+export async function peekBody(
+  source: AsyncIterable<Uint8Array>,
+  chars = 8,
+  toSecondLine = false,
+): Promise<PeekedBody> {
   const chunks = source[Symbol.asyncIterator]();
   const seen: Uint8Array[] = [];
   const decoder = new TextDecoder('utf-8');
   let head = '';
   let ended = false;
-  while (head.length < chars) {
+  while (
+    head.length < chars ||
+    (toSecondLine && head.length < FIRST_LINE_CHARS && !SECOND_LINE.test(head.trimStart()))
+  ) {
     const next = await chunks.next();
     if (next.done) {
       ended = true;
@@ -39,4 +56,22 @@ export async function peekBody(source: AsyncIterable<Uint8Array>, chars = 8): Pr
 /** Whether a body starts as server-sent events do: a `data:`, `event:`, `id:` or `retry:` field, or a `:` comment. */
 export function looksLikeEventStream(head: string): boolean {
   return /^[\r\n]*(?:data|event|id|retry)?:/.test(head);
+}
+
+/**
+ * Whether a body starts as JSON lines do: a first line that is a whole JSON object on its own, followed by another
+ * line that starts one (`peekBody(…, true)` reads that far). A JSON document written over several lines starts with
+ * a line that is not whole, and one written on a single line has nothing after it, so neither is taken for lines.
+ */
+export function looksLikeJsonLines(head: string): boolean {
+  const match = /^[\s\u001e]*(\{[^\r\n]*\})[ \t]*\r?\n[\s\u001e]*\{/.exec(head);
+  if (!match) {
+    return false;
+  }
+  try {
+    JSON.parse(match[1]);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -22,3 +22,19 @@ export function isJsonType(contentType: string | undefined): boolean {
   const type = mediaTypeOf(contentType);
   return type === 'application/json' || type.endsWith('+json');
 }
+
+/** JSON Lines by the names servers give it (Ollama writes `application/x-ndjson`; RFC 7464's `json-seq`). */
+const JSON_LINES_TYPES = new Set([
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/jsonl',
+  'application/x-jsonl',
+  'application/jsonlines',
+  'application/x-jsonlines',
+  'application/json-seq',
+]);
+
+/** Whether a Content-Type is a stream of JSON values, one per line (NDJSON, JSON Lines, JSON text sequences). */
+export function isJsonLines(contentType: string | undefined): boolean {
+  return JSON_LINES_TYPES.has(mediaTypeOf(contentType));
+}

@@ -12,10 +12,16 @@ export interface SseWarnings {
   onUsage?(usage: TokenUsage): void;
 }
 
-/** Limits of the reader. */
+/** Limits and framing of the reader. */
 export interface SseLimits {
   /** Largest event, or unfinished line, held in memory, in characters (default `MAX_EVENT_CHARS`). */
   maxEventChars?: number;
+  /**
+   * `jsonLines`: the body is JSON lines (NDJSON, as Ollama streams), each line one event's payload, with no `data:`
+   * and no `[DONE]`; the body's clean end is the reply's end. Default `sse`; an `sse` body whose first line is a
+   * bare JSON object is read as JSON lines too (a server that labels NDJSON as an event stream).
+   */
+  framing?: 'sse' | 'jsonLines';
 }
 
 /** 16 MiB of text: far above any real event, low enough that a runaway line cannot exhaust memory. */
@@ -45,6 +51,9 @@ const SPACE = 32;
  * - An event or unfinished line longer than `maxEventChars` stops the reply with a `badResponse` error.
  * - A body that ends without `[DONE]` yields what arrived, then throws a `cut` error, unless another server's own
  *   end of the reply came (`replyShapes.isEndEvent`: Anthropic's `message_stop`, Ollama's `done: true`, …).
+ * - JSON lines (`limits.framing`, or a first line that is a bare JSON object): each line is a payload as above (an
+ *   RFC 7464 record separator before it is dropped); a line that is not JSON is skipped and reported. Such a body
+ *   has no `[DONE]`: its clean end ends the reply (a connection lost midway is still a `cut`).
  *
  * Deltas from one network chunk are joined into one string, so the consumer wakes once per chunk.
  */
@@ -53,7 +62,7 @@ export async function* readContentDeltas(
   warnings: SseWarnings = {},
   limits: SseLimits = {},
 ): AsyncGenerator<string, void, undefined> {
-  const reader = new EventReader(warnings, limits.maxEventChars ?? MAX_EVENT_CHARS);
+  const reader = new EventReader(warnings, limits.maxEventChars ?? MAX_EVENT_CHARS, limits.framing === 'jsonLines');
   const decoder = new TextDecoder('utf-8');
   // Iterated by hand: leaving the loop at [DONE] must not close the body (that would also close its socket).
   const chunks = body[Symbol.asyncIterator]();
@@ -80,7 +89,7 @@ export async function* readContentDeltas(
   if (reader.failure) {
     throw reader.failure;
   }
-  if (!reader.done && !reader.sawEnd) {
+  if (!reader.done && !reader.sawEnd && !reader.jsonLines) {
     throw new ServiceError(
       'cut',
       l10n.t('The reply was cut off: the stream ended before the service said it was done.'),
@@ -104,10 +113,14 @@ class EventReader {
   /** `data:` lines of the current event that were not JSON on their own, waiting for its blank line. */
   private held: string[] = [];
   private heldLength = 0;
+  /** A line with text has been read: from then on the framing is settled. */
+  private sawLine = false;
 
   constructor(
     private readonly warnings: SseWarnings,
     private readonly max: number,
+    /** Each line is a JSON payload (see `SseLimits.framing`). */
+    public jsonLines: boolean,
   ) {}
 
   /** Returns the content gathered so far and starts again. */
@@ -187,6 +200,9 @@ class EventReader {
       this.flushHeld();
     } else if (end - start > this.max) {
       this.tooLarge();
+    } else if (this.jsonLines || (!this.sawLine && text.charCodeAt(start) === BRACE_OPEN)) {
+      this.jsonLines = true;
+      this.jsonLine(text.slice(start, end));
     } else if (text.startsWith('data:', start)) {
       const content = simpleContent(text, start + 5, end);
       if (content === undefined) {
@@ -196,6 +212,25 @@ class EventReader {
       }
     }
     // Anything else (a `:` comment, `event:`, `id:`, `retry:`) carries nothing the reply needs.
+    if (end > start) {
+      this.sawLine = true;
+    }
+  }
+
+  /** One line of a JSON-lines body: a payload on its own, after any record separator and white space. */
+  private jsonLine(line: string): void {
+    const payload = line.replace(LEADING_SEPARATORS, '');
+    if (payload === '') {
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      this.warnings.onSkipped?.('a line was not valid JSON', payload.trim().slice(0, PREVIEW));
+      return;
+    }
+    this.event(parsed, payload);
   }
 
   private data(value: string): void {
@@ -293,6 +328,10 @@ class EventReader {
     );
   }
 }
+
+/** White space and RFC 7464's record separator (U+001E) before a JSON line's value. */
+const LEADING_SEPARATORS = /^[\s\u001e]+/;
+const BRACE_OPEN = 123;
 
 const SIMPLE_HEAD = '{"content":"';
 const QUOTE = 34;

@@ -1,7 +1,7 @@
 import { startFakeService, type FakeServiceOptions } from './fakeService';
 import { FRAMINGS, isFraming } from './sseStream';
 
-/** Parses `--port N`, `--host H`, `--chat-key K`, `--axo-key K`, `--token-delay-ms N`, `--framing standard|lines`. */
+/** Parses `--port N`, `--host H`, `--chat-key K`, `--axo-key K`, `--token-delay-ms N`, `--framing standard|lines|ndjson`. */
 export function parseCliArgs(argv: readonly string[]): FakeServiceOptions {
   const options: FakeServiceOptions = { port: 0 };
   for (let i = 0; i < argv.length; i++) {

@@ -38,7 +38,7 @@ export class RequestContext {
   private readonly closed = new AbortController();
   /** Set before the fake itself destroys the socket, so that is not recorded as a client abort. */
   closedByServer = false;
-  /** How a streamed reply is framed: `standard` or `lines` (see `Framing` in sseStream.ts); checked before use. */
+  /** How a streamed reply is framed: `standard`, `lines` or `ndjson` (see `Framing` in sseStream.ts); checked before use. */
   framing = 'standard';
 
   constructor(

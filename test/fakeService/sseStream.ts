@@ -22,12 +22,15 @@ export const EVENTS_BEFORE_ERROR = 5;
  * How events are framed, chosen apart from the fault (so it combines with crlf, cr, cut, stall, slow…):
  * - `standard`: each `data:` line followed by a blank line, as the browser SSE standard writes events;
  * - `lines`: exactly as the spec's section 6 reads: one `data:` line per event, no blank line anywhere, and the
- *   connection held open `LINES_HOLD_MS` after `data: [DONE]` (a client must end the reply at `[DONE]`).
+ *   connection held open `LINES_HOLD_MS` after `data: [DONE]` (a client must end the reply at `[DONE]`);
+ * - `ndjson`: not server-sent events but JSON lines, as Ollama streams: each payload on a line of its own, no
+ *   `data:`, no `[DONE]` (the end of the body ends the reply), `Content-Type: application/x-ndjson`; the
+ *   `comments` fault sends blank lines as keep-alives. With `chunks:ollama` it is Ollama's own stream.
  */
-export type Framing = 'standard' | 'lines';
+export type Framing = 'standard' | 'lines' | 'ndjson';
 
 /** Every framing the fake knows. */
-export const FRAMINGS: readonly Framing[] = ['standard', 'lines'];
+export const FRAMINGS: readonly Framing[] = ['standard', 'lines', 'ndjson'];
 
 /** The payload of one event carrying `text` in a chunk form (undefined: the spec's own). */
 function chunkPayload(form: string | undefined, text: string): unknown {
@@ -97,6 +100,9 @@ interface StreamPlan {
 
 function lineEnds(fault: string | undefined, framing: Framing): { eol: string; end: string; data: string } {
   const eol = fault === 'crlf' ? '\r\n' : fault === 'cr' ? '\r' : '\n';
+  if (framing === 'ndjson') {
+    return { eol, end: eol, data: '' };
+  }
   return { eol, end: framing === 'lines' ? eol : eol + eol, data: fault === 'no-space' ? 'data:' : 'data: ' };
 }
 
@@ -110,8 +116,10 @@ function planStream(
   usage?: Record<string, unknown>,
 ): StreamPlan {
   const { eol, end, data } = lineEnds(fault, framing);
+  const sse = framing !== 'ndjson';
   const frame = (payload: string, id?: number) =>
-    (fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') + `${data}${payload}${end}`;
+    (sse && fault === 'comments' && id !== undefined ? `event: message${eol}id: ${id}${eol}` : '') +
+    `${data}${payload}${end}`;
   const form = fault?.startsWith('chunks:') ? fault.slice('chunks:'.length) : undefined;
   const content = (text: string) => JSON.stringify(chunkPayload(form, text));
   const pieces = fault === 'big-event' ? [longReply(BIG_EVENT_LENGTH)] : splitPieces(reply, seed);
@@ -142,16 +150,17 @@ function planStream(
   const events: string[] = [];
   payloads.forEach((payload, i) => {
     if (fault === 'comments' && i % 5 === 0) {
-      events.push(`: keep-alive${end}`);
+      events.push(sse ? `: keep-alive${end}` : eol);
     }
     events.push(frame(payload, i + 1));
   });
-  // Of the other servers' forms, only OpenAI's ends with [DONE]; the others end with their own last event.
-  const sendsDone = form === undefined || form === 'openai';
+  // Of the other servers' forms, only OpenAI's ends with [DONE]; the others end with their own last event, and
+  // JSON lines with the end of the body.
+  const sendsDone = sse && (form === undefined || form === 'openai');
   if (sendsDone && fault !== 'error-event' && fault !== 'echo-key:stream' && fault !== 'cut' && fault !== 'stall') {
     events.push(frame('[DONE]'));
   }
-  if (fault === 'done-then-more') {
+  if (fault === 'done-then-more' && sse) {
     splitPieces(AFTER_DONE_TEXT, seed).forEach((p) => events.push(frame(content(p))));
   }
   if (fault === 'bom') {
@@ -161,7 +170,8 @@ function planStream(
 }
 
 /**
- * Streams a reply as server-sent events: `data: {"content":"<1–6 code points>"}` events, then `data: [DONE]`,
+ * Streams a reply as server-sent events: `data: {"content":"<1–6 code points>"}` events, then `data: [DONE]`
+ * (or as JSON lines, see `Framing`),
  * framed as `framing` says. Bytes go out in seeded pseudo-random chunks that cut inside UTF-8 sequences and
  * `data:` lines, with `tokenDelayMs` between writes (`slow`: one event per write, 100 ms apart). Stops when the
  * client goes away.
@@ -175,7 +185,8 @@ export async function streamReply(
   const seed = hashString(reply) ^ ctx.record.id;
   const plan = planStream(reply, ctx.fault, framing, seed, presentedKey(ctx.req.headers.authorization), usage);
   ctx.record.framing = framing;
-  ctx.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const type = framing === 'ndjson' ? 'application/x-ndjson' : 'text/event-stream';
+  ctx.head(200, { 'content-type': type, 'cache-control': 'no-cache' });
   const written =
     ctx.fault === 'slow' ? await writeSlowly(ctx, plan.events) : await writeChunked(ctx, plan.events, seed);
   if (!written) {

@@ -216,6 +216,39 @@ describe('service clients against the fake service', function () {
     });
   });
 
+  describe('ALPHA streamed as JSON lines (application/x-ndjson, as Ollama streams)', () => {
+    for (const form of ['spec', ...CHUNK_FORMS]) {
+      it(`reads the whole reply, streamed, in the ${form} form`, async () => {
+        const fault = form === 'spec' ? '' : ` #fault:chunks:${form}`;
+        const msgs = messages(`ndjson ${form} #framing:ndjson${fault}`);
+        const { text, deltas, error } = await streamAll(s.alpha, msgs);
+        assert.equal(error, undefined);
+        assert.equal(text, chatReply(msgs));
+        assert.ok(deltas > 3, `only ${deltas} deltas`);
+        assert.equal(fake.requests[0].framing, 'ndjson');
+      });
+    }
+
+    for (const mode of ['crlf', 'cr', 'bom', 'comments', 'bad-json', 'no-content']) {
+      it(`reads the whole reply with fault "${mode}"`, async () => {
+        const msgs = messages(`ndjson ${mode} #framing:ndjson #fault:${mode}`);
+        const { text, error } = await streamAll(s.alpha, msgs);
+        assert.equal(error, undefined);
+        assert.equal(text, chatReply(msgs));
+      });
+    }
+
+    it('keeps the text of a cut stream and says it was cut off; reports an error line', async () => {
+      const msgs = messages('ndjson cut #framing:ndjson #fault:cut');
+      const cut = await streamAll(s.alpha, msgs);
+      assert.equal(cut.error?.kind, 'cut');
+      assert.ok(cut.text.length > 0 && chatReply(msgs).startsWith(cut.text));
+      const failed = await streamAll(s.alpha, messages('ndjson error #framing:ndjson #fault:error-event'));
+      assert.equal(failed.error?.kind, 'streamError');
+      assert.ok(failed.text.length > 0);
+    });
+  });
+
   describe('ALPHA in one response', () => {
     for (const shape of CHAT_SHAPES) {
       it(`normalises the "${shape}" shape`, async () => {

@@ -429,6 +429,28 @@ describe('fake service', () => {
       assert.equal(cut.rawText.includes('\n\n'), false);
     });
 
+    it('ndjson: JSON lines as Ollama streams, no data:, no [DONE], typed application/x-ndjson, ended by itself', async () => {
+      const res = await streamChat(MESSAGES, {
+        headers: { 'x-fake-framing': 'ndjson', 'x-fake-fault': 'chunks:ollama' },
+      });
+      assert.equal(res.headers.get('content-type'), 'application/x-ndjson');
+      const { chunks, error } = await readChunks(res);
+      assert.equal(error, undefined);
+      const raw = decodeChunks(chunks);
+      assert.ok(raw.endsWith('\n') && !raw.includes('data:') && !raw.includes('[DONE]') && !raw.includes('\n\n'));
+      const lines = raw
+        .split('\n')
+        .slice(0, -1)
+        .map((line) => JSON.parse(line) as { message: { content: string }; done: boolean });
+      assert.equal(lines.map((line) => line.message.content).join(''), expected);
+      assert.deepEqual(
+        lines.map((line) => line.done),
+        [...lines.slice(1).map(() => false), true],
+        'done only on the last line',
+      );
+      assert.equal((await fake.waitFor((x) => x.endedAt !== undefined)).framing, 'ndjson');
+    });
+
     it('is chosen by header, then #framing:NAME, then the service-wide setting; unknown ones are refused', async () => {
       const directive = await framed({}, [{ role: 'user', content: 'hello #framing:lines' }]);
       assert.equal(directive.raw.includes('\n\n'), false);

@@ -195,6 +195,62 @@ describe('odd but legal responses', function () {
     assert.match(empty.message, /empty answer/);
   });
 
+  it('reads JSON lines (NDJSON, as Ollama streams) as they arrive, by their type or by their start', async () => {
+    const line = (content: string, done = false) => JSON.stringify({ message: { role: 'assistant', content }, done });
+    let type: string | undefined;
+    let release: () => void = () => undefined;
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, type === undefined ? {} : { 'content-type': type });
+      // The first line arrives in two pieces; the rest only once the client has shown the first delta.
+      res.write(line('Hello, ').slice(0, 9));
+      setTimeout(() => res.write(`${line('Hello, ').slice(9)}\n${line('wor')}`), 10);
+      release = () => res.end(`\n${line('ld')}\n${line('', true)}\n`);
+    });
+    for (type of ['application/x-ndjson', 'Application/JSONL; charset=utf-8', undefined, 'text/plain']) {
+      const deltas = alpha.stream(request)[Symbol.asyncIterator]();
+      assert.deepEqual(await deltas.next(), { done: false, value: 'Hello, ' }, String(type));
+      release();
+      let text = 'Hello, ';
+      for (let next = await deltas.next(); !next.done; next = await deltas.next()) {
+        text += next.value;
+      }
+      assert.equal(text, 'Hello, world', String(type));
+    }
+    type = 'application/x-ndjson';
+    const whole = alpha.complete(request);
+    setTimeout(() => release(), 50);
+    assert.equal(await whole, 'Hello, world');
+  });
+
+  it('reads a reply in one line with a line end after it as one JSON body, not as JSON lines', async () => {
+    let body = '{"message":{"content":"one piece"}}\n';
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, {});
+      res.end(body);
+    });
+    assert.equal(await streamText(alpha), 'one piece');
+    body = '{\n  "message": {"content": "pretty"}\n}\n';
+    assert.equal(await streamText(alpha), 'pretty');
+  });
+
+  it('keeps the text of JSON lines cut off midway and says so', async () => {
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write('{"message":{"content":"kept"},"done":false}\n{"message":{"con');
+      setTimeout(() => res.destroy(), 20);
+    });
+    let kept = '';
+    const cut = await failure(
+      (async () => {
+        for await (const delta of alpha.stream(request)) {
+          kept += delta;
+        }
+      })(),
+    );
+    assert.equal(kept, 'kept');
+    assert.equal(cut.kind, 'cut');
+  });
+
   it('reads a stream sent in answer to a request that did not ask for one, and returns it whole', async () => {
     const { alpha } = await setup((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -309,4 +309,77 @@ describe('SSE reader', () => {
       assert.match(error?.message ?? '', /larger than 16 MB/);
     });
   });
+
+  describe('JSON lines (NDJSON), as Ollama streams: no data:, no [DONE]', () => {
+    async function lines(
+      body: AsyncIterable<Uint8Array>,
+      framing: 'sse' | 'jsonLines',
+      maxEventChars?: number,
+    ): Promise<{ deltas: string[]; skipped: string[]; error?: ServiceError }> {
+      const deltas: string[] = [];
+      const skipped: string[] = [];
+      try {
+        for await (const delta of readContentDeltas(
+          body,
+          { onSkipped: (reason) => skipped.push(reason) },
+          { framing, maxEventChars },
+        )) {
+          deltas.push(delta);
+        }
+        return { deltas, skipped };
+      } catch (error) {
+        assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${String(error)}`);
+        return { deltas, skipped, error };
+      }
+    }
+    const ollama = (content: string, done = false) =>
+      JSON.stringify({ model: 'alpha', message: { role: 'assistant', content }, done }) + '\n';
+
+    it('reads each line as a payload, at every chunk size, and ends at the end of the body', async () => {
+      const body = ollama('Grüße, ') + ollama('wörld 👋') + ollama('', true);
+      for (const step of [0, 1, 3, 7, 64]) {
+        const { deltas, skipped, error } = await lines(chunks(body, step), 'jsonLines');
+        assert.equal(deltas.join(''), 'Grüße, wörld 👋', `step ${step}`);
+        assert.deepEqual(skipped, [], `step ${step}`);
+        assert.equal(error, undefined, `step ${step}`);
+      }
+      // The spec's own payloads as lines, CRLF, blank keep-alive lines, an RFC 7464 record separator, no end event
+      // and no line end after the last: the clean end of the body is the reply's end, not a cut.
+      const spec = '{"content":"a"}\r\n\r\n\u001e{"content":"b"}\n  \n{"content":"c"}';
+      const { deltas, error } = await lines(chunks(spec, 2), 'jsonLines');
+      assert.equal(deltas.join(''), 'abc');
+      assert.equal(error, undefined);
+    });
+
+    it('skips and reports a line that is not JSON, and stops at an error payload keeping what came before', async () => {
+      const { deltas, skipped, error } = await lines(
+        chunks(`${ollama('kept')}not json\n{"error":"model not found"}\n${ollama('never')}`, 5),
+        'jsonLines',
+      );
+      assert.equal(deltas.join(''), 'kept');
+      assert.deepEqual(skipped, ['a line was not valid JSON']);
+      assert.equal(error?.kind, 'streamError');
+      assert.match(error?.message ?? '', /model not found/);
+    });
+
+    it('reads a body labelled as an event stream whose first line is a bare JSON object as JSON lines', async () => {
+      const { deltas, error } = await lines(chunks(`\n${ollama('mis')}${ollama('labelled')}`, 4), 'sse');
+      assert.equal(deltas.join(''), 'mislabelled');
+      assert.equal(error, undefined);
+      // Once a line of server-sent events was read, a bare JSON line is an unknown field, as the standard says.
+      const sse = await lines(chunks(`${ev('events ')}${ollama('not this')}`, 4), 'sse');
+      assert.equal(sse.deltas.join(''), 'events ');
+      assert.equal(sse.error?.kind, 'cut');
+    });
+
+    it('stops with a clear message when a line grows past the limit', async () => {
+      const { deltas, error } = await lines(
+        chunks(`${ollama('kept')}${ollama('x'.repeat(5000))}`, 100),
+        'jsonLines',
+        1000,
+      );
+      assert.equal(deltas.join(''), 'kept');
+      assert.match(error?.message ?? '', /larger than 1 KB/);
+    });
+  });
 });
