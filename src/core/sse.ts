@@ -18,8 +18,8 @@ export interface SseLimits {
   maxEventChars?: number;
   /**
    * `jsonLines`: the body is JSON lines (NDJSON, as Ollama streams), each line one event's payload, with no `data:`
-   * and no `[DONE]`; the body's clean end is the reply's end. Default `sse`; an `sse` body whose first line is a
-   * bare JSON object is read as JSON lines too (a server that labels NDJSON as an event stream).
+   * and no `[DONE]`; the body's clean end is the reply's end. Default `sse`, where a line without `data:` is
+   * ignored, as the spec says.
    */
   framing?: 'sse' | 'jsonLines';
 }
@@ -51,9 +51,9 @@ const SPACE = 32;
  * - An event or unfinished line longer than `maxEventChars` stops the reply with a `badResponse` error.
  * - A body that ends without `[DONE]` yields what arrived, then throws a `cut` error, unless another server's own
  *   end of the reply came (`replyShapes.isEndEvent`: Anthropic's `message_stop`, Ollama's `done: true`, …).
- * - JSON lines (`limits.framing`, or a first line that is a bare JSON object): each line is a payload as above (an
- *   RFC 7464 record separator before it is dropped); a line that is not JSON is skipped and reported. Such a body
- *   has no `[DONE]`: its clean end ends the reply (a connection lost midway is still a `cut`).
+ * - JSON lines (`limits.framing`): each line is a payload as above (an RFC 7464 record separator before it is
+ *   dropped); a line that is not JSON is skipped and reported; a `data:` line is still an event. Such a body has
+ *   no `[DONE]`: its clean end ends the reply (a connection lost midway is still a `cut`).
  *
  * Deltas from one network chunk are joined into one string, so the consumer wakes once per chunk.
  */
@@ -113,14 +113,12 @@ class EventReader {
   /** `data:` lines of the current event that were not JSON on their own, waiting for its blank line. */
   private held: string[] = [];
   private heldLength = 0;
-  /** A line with text has been read: from then on the framing is settled. */
-  private sawLine = false;
 
   constructor(
     private readonly warnings: SseWarnings,
     private readonly max: number,
-    /** Each line is a JSON payload (see `SseLimits.framing`). */
-    public jsonLines: boolean,
+    /** Each line is a JSON payload (see `SseLimits.framing`); a `data:` line is still read as an event. */
+    readonly jsonLines: boolean,
   ) {}
 
   /** Returns the content gathered so far and starts again. */
@@ -200,9 +198,6 @@ class EventReader {
       this.flushHeld();
     } else if (end - start > this.max) {
       this.tooLarge();
-    } else if (this.jsonLines || (!this.sawLine && text.charCodeAt(start) === BRACE_OPEN)) {
-      this.jsonLines = true;
-      this.jsonLine(text.slice(start, end));
     } else if (text.startsWith('data:', start)) {
       const content = simpleContent(text, start + 5, end);
       if (content === undefined) {
@@ -210,11 +205,10 @@ class EventReader {
       } else {
         this.content += content;
       }
+    } else if (this.jsonLines) {
+      this.jsonLine(text.slice(start, end));
     }
     // Anything else (a `:` comment, `event:`, `id:`, `retry:`) carries nothing the reply needs.
-    if (end > start) {
-      this.sawLine = true;
-    }
   }
 
   /** One line of a JSON-lines body: a payload on its own, after any record separator and white space. */
@@ -331,7 +325,6 @@ class EventReader {
 
 /** White space and RFC 7464's record separator (U+001E) before a JSON line's value. */
 const LEADING_SEPARATORS = /^[\s\u001e]+/;
-const BRACE_OPEN = 123;
 
 const SIMPLE_HEAD = '{"content":"';
 const QUOTE = 34;

@@ -362,14 +362,14 @@ describe('SSE reader', () => {
       assert.match(error?.message ?? '', /model not found/);
     });
 
-    it('reads a body labelled as an event stream whose first line is a bare JSON object as JSON lines', async () => {
-      const { deltas, error } = await lines(chunks(`\n${ollama('mis')}${ollama('labelled')}`, 4), 'sse');
-      assert.equal(deltas.join(''), 'mislabelled');
-      assert.equal(error, undefined);
-      // Once a line of server-sent events was read, a bare JSON line is an unknown field, as the standard says.
-      const sse = await lines(chunks(`${ev('events ')}${ollama('not this')}`, 4), 'sse');
+    it('reads only data: lines of an event stream, as the spec says, and data: lines of JSON lines too', async () => {
+      // A bare JSON line in an event stream is one of the "other lines", ignored, even as its first line.
+      const sse = await lines(chunks(`${ollama('not this')}${ev('events ')}${ollama('nor this')}data: [DONE]\n`, 4), 'sse');
       assert.equal(sse.deltas.join(''), 'events ');
-      assert.equal(sse.error?.kind, 'cut');
+      assert.equal(sse.error, undefined);
+      const mixed = await lines(chunks(`${ollama('lines ')}${ev('and events')}`, 4), 'jsonLines');
+      assert.equal(mixed.deltas.join(''), 'lines and events');
+      assert.equal(mixed.error, undefined);
     });
 
     it('stops with a clear message when a line grows past the limit', async () => {
