@@ -364,7 +364,10 @@ describe('SSE reader', () => {
 
     it('reads only data: lines of an event stream, as the spec says, and data: lines of JSON lines too', async () => {
       // A bare JSON line in an event stream is one of the "other lines", ignored, even as its first line.
-      const sse = await lines(chunks(`${ollama('not this')}${ev('events ')}${ollama('nor this')}data: [DONE]\n`, 4), 'sse');
+      const sse = await lines(
+        chunks(`${ollama('not this')}${ev('events ')}${ollama('nor this')}data: [DONE]\n`, 4),
+        'sse',
+      );
       assert.equal(sse.deltas.join(''), 'events ');
       assert.equal(sse.error, undefined);
       const mixed = await lines(chunks(`${ollama('lines ')}${ev('and events')}`, 4), 'jsonLines');
