@@ -29,6 +29,8 @@ export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 /** Largest payload kept for a warning message. */
 const PREVIEW = 120;
+/** Most of an error event in plain words that is shown. */
+const ERROR_WORDS = 300;
 const LF = 10;
 const MIB = 1024 * 1024;
 const SPACE = 32;
@@ -113,6 +115,8 @@ class EventReader {
   /** `data:` lines of the current event that were not JSON on their own, waiting for its blank line. */
   private held: string[] = [];
   private heldLength = 0;
+  /** The `event:` name of the event being read (cleared by its data line, or its blank line). */
+  private eventName: string | undefined;
 
   constructor(
     private readonly warnings: SseWarnings,
@@ -196,6 +200,7 @@ class EventReader {
   private line(text: string, start: number, end: number): void {
     if (end === start) {
       this.flushHeld();
+      this.eventName = undefined;
     } else if (end - start > this.max) {
       this.tooLarge();
     } else if (text.startsWith('data:', start)) {
@@ -204,11 +209,14 @@ class EventReader {
         this.data(text.slice(start + 5, end));
       } else {
         this.content += content;
+        this.eventName = undefined;
       }
     } else if (this.jsonLines) {
       this.jsonLine(text.slice(start, end));
+    } else if (text.startsWith('event:', start)) {
+      this.eventName = text.slice(start + 6, end).trim();
     }
-    // Anything else (a `:` comment, `event:`, `id:`, `retry:`) carries nothing the reply needs.
+    // Anything else (a `:` comment, `id:`, `retry:`) carries nothing the reply needs.
   }
 
   /** One line of a JSON-lines body: a payload on its own, after any record separator and white space. */
@@ -237,6 +245,10 @@ class EventReader {
       if (payload === '[DONE]') {
         this.flushHeld();
         this.done = true;
+      } else if (this.eventName === 'error' && payload !== '') {
+        // An error event in plain words (`event: error` / `data: upstream timed out`).
+        const words = payload.slice(0, ERROR_WORDS);
+        this.failure = streamError(words, words);
       } else if (payload !== '' || this.held.length > 0) {
         this.hold(value);
       }
@@ -251,6 +263,8 @@ class EventReader {
   }
 
   private event(value: unknown, raw: string): void {
+    const name = this.eventName;
+    this.eventName = undefined;
     if (isEndEvent(value)) {
       this.sawEnd = true;
     }
@@ -271,7 +285,7 @@ class EventReader {
     if (usage) {
       return; // a usage-only event (a stream's last chunk) carries nothing else
     }
-    const result = interpret(value);
+    const result = interpret(value, name);
     if (result instanceof ServiceError) {
       this.failure = result;
     } else {
@@ -356,23 +370,34 @@ function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** For a payload without string content: the error the service reported in it, or the reason to skip it. */
-function interpret(value: unknown): ServiceError | { skipped: string } {
+/**
+ * For a payload without string content: the error the service reported in it, or the reason to skip it. An error
+ * is an `error` field (OpenAI, Anthropic), or a `message` (or `detail`) in an event named `error` or of `type`
+ * `error`, as other servers write it.
+ */
+function interpret(value: unknown, eventName?: string): ServiceError | { skipped: string } {
   if (value === null || typeof value !== 'object') {
+    if (eventName === 'error' && typeof value === 'string' && value.trim() !== '') {
+      return streamError(value, value);
+    }
     return { skipped: 'an event was not a JSON object' };
   }
   const event = value as Record<string, unknown>;
+  const named = eventName === 'error' || event.type === 'error';
+  const ownMessage = typeof event.message === 'string' ? event.message : event.detail;
+  if (named && (event.error === undefined || event.error === null) && typeof ownMessage === 'string') {
+    return streamError(ownMessage, ownMessage);
+  }
   if (event.error !== undefined && event.error !== null) {
     const error = event.error as { message?: unknown } | string;
     const message = typeof error === 'string' ? error : typeof error.message === 'string' ? error.message : undefined;
-    return new ServiceError(
-      'streamError',
-      l10n.t(
-        'The service reported an error during the reply: {0}',
-        message ?? boundedJson(event.error, { maxChars: 300 }) ?? '',
-      ),
-      { detail: message },
-    );
+    return streamError(message ?? boundedJson(event.error, { maxChars: 300 }) ?? '', message);
   }
   return { skipped: 'an event had no content' };
+}
+
+function streamError(shown: string, detail: string | undefined): ServiceError {
+  return new ServiceError('streamError', l10n.t('The service reported an error during the reply: {0}', shown), {
+    detail,
+  });
 }

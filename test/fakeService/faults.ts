@@ -8,8 +8,9 @@
  * - status: 401 403 404 413 429 (Retry-After: 2) 429-noretry 500 502 503 (any 4xx/5xx works), with an
  *   optional body kind `:json` (default) `:html` `:empty` `:text` `:message` `:detail` `:string`.
  * - stream (POST /v1/alpha with stream): cut, stall, stall-headers, slow, bad-json, no-content, error-event,
- *   done-then-more, crlf, cr, bom, comments, big-event, no-space; chunks:openai|anthropic|ollama|gemini (each
- *   event as that server writes it, see chunkPayload in sseStream.ts).
+ *   error-event:named (`event: error` and a payload of only a `message`; in JSON lines, `type: "error"`),
+ *   done-then-more, crlf, cr, bom, comments, big-event, no-space; chunks:openai|anthropic|ollama|gemini (each event
+ *   as that server writes it, see chunkPayload in sseStream.ts).
  * - any endpoint: bad-json (truncated JSON body), non-json (200 HTML page), redirect (302, or 307 for POST, to
  *   the same path), redirect-other-origin (same, to the second listener), stall-headers, slow-headers (1.5 s),
  *   cut / stall on JSON bodies (half the body, then destroyed / held), shape:NAME[,NAME] (like X-Fake-Shape).
@@ -52,6 +53,7 @@ export const STREAM_FAULTS: readonly string[] = [
   'bad-json',
   'no-content',
   'error-event',
+  'error-event:named',
   'done-then-more',
   'crlf',
   'cr',

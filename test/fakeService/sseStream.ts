@@ -134,9 +134,8 @@ function planStream(
   } else if (fault === 'no-content') {
     payloads.splice(Math.floor(payloads.length / 2), 0, '{"role":"assistant"}');
     payloads.unshift('{"role":"assistant"}');
-  } else if (fault === 'error-event') {
+  } else if (fault === 'error-event' || fault === 'error-event:named') {
     payloads = payloads.slice(0, EVENTS_BEFORE_ERROR);
-    payloads.push(JSON.stringify({ error: { message: ERROR_EVENT_MESSAGE } }));
   } else if (fault === 'echo-key:stream') {
     payloads = payloads.slice(0, EVENTS_BEFORE_ERROR);
     payloads.push(JSON.stringify({ error: { message: echoKeyMessage(key), code: 'invalid_api_key' } }));
@@ -154,10 +153,20 @@ function planStream(
     }
     events.push(frame(payload, i + 1));
   });
+  if (fault === 'error-event') {
+    events.push(frame(JSON.stringify({ error: { message: ERROR_EVENT_MESSAGE } })));
+  } else if (fault === 'error-event:named' && sse) {
+    // As servers that name their events write an error: the event's name says it, the payload has only a message.
+    events.push(`event: error${eol}${frame(JSON.stringify({ message: ERROR_EVENT_MESSAGE }))}`);
+  } else if (fault === 'error-event:named') {
+    // JSON lines name no events: the payload says its type.
+    events.push(frame(JSON.stringify({ type: 'error', message: ERROR_EVENT_MESSAGE })));
+  }
   // Of the other servers' forms, only OpenAI's ends with [DONE]; the others end with their own last event, and
   // JSON lines with the end of the body.
   const sendsDone = sse && (form === undefined || form === 'openai');
-  if (sendsDone && fault !== 'error-event' && fault !== 'echo-key:stream' && fault !== 'cut' && fault !== 'stall') {
+  const endsEarly = ['error-event', 'error-event:named', 'echo-key:stream', 'cut', 'stall'].includes(fault ?? '');
+  if (sendsDone && !endsEarly) {
     events.push(frame('[DONE]'));
   }
   if (fault === 'done-then-more' && sse) {

@@ -136,6 +136,16 @@ describe('service clients against the fake service', function () {
       assert.ok(text.length > 0);
     });
 
+    for (const framing of ['standard', 'lines', 'ndjson']) {
+      it(`reports an error event named "error" whose payload is only a message (${framing} framing)`, async () => {
+        const msgs = messages(`named error #framing:${framing} #fault:error-event:named`);
+        const { text, error } = await streamAll(s.alpha, msgs);
+        assert.equal(error?.kind, 'streamError');
+        assert.match(error?.message ?? '', /during the reply: The model is overloaded$/);
+        assert.ok(text.length > 0 && chatReply(msgs).startsWith(text));
+      });
+    }
+
     it('times out a stalled stream, keeping the partial text', async () => {
       const quick = setup(fake, { timeoutMs: 400 });
       fake.setFault('stall', { path: '/v1/alpha' });

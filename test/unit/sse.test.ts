@@ -124,6 +124,33 @@ describe('SSE reader', () => {
     assert.match(error?.message ?? '', /The model is overloaded/);
   });
 
+  it('throws a streamError for an event named error, or of type error, whose payload has only a message', async () => {
+    const cases = [
+      `event: error\ndata: {"message":"Overloaded"}\n\n`,
+      `event: error\ndata: {"message":"Overloaded"}\n`,
+      `event:error\r\ndata: Overloaded\r\n\r\n`,
+      `event: error\ndata: Overloaded\n`,
+      `data: {"type":"error","message":"Overloaded"}\n\n`,
+      `event: error\ndata: {"detail":"Overloaded"}\n\n`,
+    ];
+    for (const tail of cases) {
+      const { text, error } = await collectError(chunks(`${ev('kept')}${tail}${ev('never')}`, 3));
+      assert.equal(text, 'kept', JSON.stringify(tail));
+      assert.equal(error?.kind, 'streamError', JSON.stringify(tail));
+      assert.match(error?.message ?? '', /during the reply: Overloaded$/, JSON.stringify(tail));
+    }
+    // The name belongs to its own event only: a later message-only event, or one named otherwise, is skipped.
+    const skipped: string[] = [];
+    const out = await collect(
+      chunks(
+        `event: error\ndata: {"content":"a"}\n\nevent: ping\ndata: {"message":"b"}\n\ndata: {"message":"c"}\n\ndata: [DONE]\n\n`,
+      ),
+      skipped,
+    );
+    assert.equal(out.join(''), 'a');
+    assert.deepEqual(skipped, ['an event had no content', 'an event had no content']);
+  });
+
   it('accepts an error given as a plain string', async () => {
     const { error } = await collectError(chunks('data: {"error":"quota exceeded"}\n\n'));
     assert.match(error?.message ?? '', /quota exceeded/);
