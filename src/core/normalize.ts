@@ -90,6 +90,7 @@ export function unknownShape(body: unknown): string {
 /** The fields a chat reply has itself (not `response`, which is also an envelope when it holds an object). */
 const CHAT_REPLY_FIELDS = [
   'content',
+  'generated_text',
   'reply',
   'text',
   'output',
@@ -105,12 +106,20 @@ const CHAT_REPLY_FIELDS = [
  * `{data: {…}}`) or a plain-text body.
  */
 export function normalizeChatReply(input: unknown): string {
-  const body = unwrapped(input, CHAT_REPLY_FIELDS);
+  return chatReplyText(unwrapped(input, CHAT_REPLY_FIELDS)) ?? unknownShape(input);
+}
+
+/** The reply text of an unwrapped chat body; undefined when it is in none of the known shapes. */
+function chatReplyText(body: unknown): string | undefined {
   if (typeof body === 'string') {
     return body;
   }
+  if (Array.isArray(body) && body.length === 1 && !Array.isArray(body[0])) {
+    // A list of one reply, as Hugging Face's inference API answers (`[{generated_text}]`); one level only.
+    return chatReplyText(body[0]);
+  }
   if (isObj(body)) {
-    const direct = pickString(body, ['content', 'reply', 'text', 'output', 'response', 'answer']);
+    const direct = pickString(body, ['content', 'reply', 'text', 'output', 'response', 'answer', 'generated_text']);
     if (direct !== undefined) {
       return direct;
     }
@@ -136,8 +145,12 @@ export function normalizeChatReply(input: unknown): string {
     if (typeof body.content === 'string') {
       return body.content;
     }
+    // `{message: "…"}`: last, since an object's `message` is also what an error or a status says.
+    if (typeof message === 'string' && message.trim() !== '') {
+      return message;
+    }
   }
-  return unknownShape(input);
+  return undefined;
 }
 
 /** Citations from `sources` / `citations` / `references`: strings (titles or URLs) or objects. */

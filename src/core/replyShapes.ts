@@ -22,8 +22,9 @@ export function partsText(parts: unknown): string | undefined {
 
 /**
  * The text of one stream event without a string `content`, in the forms of other servers: OpenAI's
- * `choices[0].delta.content` (or `choices[0].text`), Anthropic's `delta.text`, Ollama's `message.content` or
- * `response`, Gemini's `candidates[0].content.parts`, or a bare `text`. Undefined when none holds a string.
+ * `choices[0].delta.content` (or `choices[0].text`), Anthropic's `delta.text`, Hugging Face TGI's `token.text`
+ * (not a special token), Ollama's `message.content` or `response`, Gemini's `candidates[0].content.parts`, or a
+ * bare `text`. Undefined when none holds a string.
  */
 export function chunkText(value: unknown): string | undefined {
   if (!isObj(value)) {
@@ -40,6 +41,9 @@ export function chunkText(value: unknown): string | undefined {
   }
   if (isObj(value.delta) && typeof value.delta.text === 'string') {
     return value.delta.text;
+  }
+  if (isObj(value.token) && typeof value.token.text === 'string' && value.token.special !== true) {
+    return value.token.text;
   }
   if (isObj(value.message) && typeof value.message.content === 'string') {
     return value.message.content;

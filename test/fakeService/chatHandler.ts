@@ -20,6 +20,9 @@ export const CHAT_SHAPES: readonly string[] = [
   'anthropic',
   'responses',
   'gemini',
+  'message',
+  'hf',
+  'ollama',
 ];
 
 interface ChatRequest {
@@ -80,8 +83,8 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     await ctx.sendBody('text/plain; charset=utf-8', reply);
     return;
   }
-  const json = chatJson(ctx.record.id, reply, shape) as Record<string, unknown>;
-  await ctx.sendBody('application/json', JSON.stringify(usage ? { ...json, usage } : json));
+  const json = chatJson(ctx.record.id, reply, shape);
+  await ctx.sendBody('application/json', JSON.stringify(usage && !Array.isArray(json) ? { ...json, usage } : json));
 }
 
 /**
@@ -101,7 +104,7 @@ export function reportedUsage(messages: readonly ChatMessage[], reply: string): 
     : { prompt_tokens: input, completion_tokens: reply.length, total_tokens: input + reply.length };
 }
 
-function chatJson(id: number, content: string, shape: string | undefined): unknown {
+function chatJson(id: number, content: string, shape: string | undefined): Record<string, unknown> | unknown[] {
   const message = { role: 'assistant', content };
   switch (shape) {
     case 'content':
@@ -120,6 +123,12 @@ function chatJson(id: number, content: string, shape: string | undefined): unkno
       return { id: `resp_${id}`, object: 'response', output_text: content };
     case 'gemini':
       return { candidates: [{ content: { role: 'model', parts: [{ text: content }] }, finishReason: 'STOP' }] };
+    case 'message':
+      return { id: `fake-${id}`, message: content };
+    case 'hf':
+      return [{ generated_text: content }];
+    case 'ollama':
+      return { model: 'alpha', created_at: '2026-01-01T00:00:00Z', response: content, done: true };
     default:
       return { id: `fake-${id}`, model: 'alpha', message };
   }

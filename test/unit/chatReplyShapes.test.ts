@@ -19,6 +19,11 @@ describe('ALPHA reply shapes beside the spec', () => {
       { data: { content: 'Hi.' } },
       { result: { choices: [{ message: { content: 'Hi.' } }] } },
       { response: { message: { content: 'Hi.' } } },
+      [{ generated_text: 'Hi.' }],
+      { generated_text: 'Hi.' },
+      { id: 'r1', message: 'Hi.' },
+      { message: 'a status, not the reply', content: 'Hi.' },
+      { model: 'alpha', response: 'Hi.', done: true },
     ];
     for (const body of bodies) {
       assert.equal(normalizeChatReply(body), 'Hi.', JSON.stringify(body));
@@ -30,6 +35,10 @@ describe('ALPHA reply shapes beside the spec', () => {
     const unknown = normalizeChatReply({ data: { weird: 1 } });
     assert.match(unknown, /"data"/);
     assert.match(unknown, /"weird": 1/);
+    // A list is read only when it holds one reply; else the whole body shows.
+    const two = normalizeChatReply([{ generated_text: 'a' }, { generated_text: 'b' }]);
+    assert.match(two, /"generated_text": "a"[\s\S]*"generated_text": "b"/);
+    assert.match(normalizeChatReply([{ weird: 1 }]), /^```json\n\[/);
   });
 
   it('reads the text of stream chunks in the forms of other servers, and nothing from the events around it', () => {
@@ -39,12 +48,14 @@ describe('ALPHA reply shapes beside the spec', () => {
     assert.equal(chunkText({ message: { role: 'assistant', content: 'd' }, done: false }), 'd');
     assert.equal(chunkText({ response: 'e', done: false }), 'e');
     assert.equal(chunkText({ candidates: [{ content: { parts: [{ text: 'f' }] } }] }), 'f');
+    assert.equal(chunkText({ index: 1, token: { id: 7, text: 'g', special: false }, generated_text: null }), 'g');
     for (const around of [
       { choices: [{ delta: { role: 'assistant' } }] },
       { choices: [{ delta: {}, finish_reason: 'stop' }] },
       { type: 'message_start', message: { content: [] } },
       { type: 'message_delta', delta: { stop_reason: 'end_turn' } },
       { usage: { prompt_tokens: 3 } },
+      { token: { id: 2, text: '</s>', special: true }, generated_text: null },
       'text',
       null,
     ]) {
