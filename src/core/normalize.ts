@@ -222,10 +222,18 @@ export function normalizeAnswer(input: unknown, query: string, model: string): A
 
 /** The hits of a search: a bare array, or `results` / `items` / `hits` / `data`, also inside an envelope. */
 export function normalizeSearch(input: unknown): SearchResult[] {
-  const body = unwrapped(input, ['results', 'items', 'hits', 'articles']);
+  const body = unwrapped(input, ['results', 'items', 'hits', 'articles', 'pages']);
   let list: unknown = body;
   if (isObj(body)) {
-    list = [body.results, body.items, body.hits, body.data, body.articles].find(Array.isArray);
+    list = [body.results, body.items, body.hits, body.data, body.articles, body.pages].find(Array.isArray);
+  } else if (isOpenSearch(body)) {
+    // OpenSearch suggestions: [query, [titles], [descriptions], [urls]], as MediaWiki answers them.
+    const [, titles, descriptions, urls] = body;
+    list = titles.map((title, i) => ({
+      title,
+      description: Array.isArray(descriptions) ? descriptions[i] : undefined,
+      url: Array.isArray(urls) ? urls[i] : undefined,
+    }));
   }
   if (!Array.isArray(list)) {
     return [];
@@ -239,7 +247,7 @@ export function normalizeSearch(input: unknown): SearchResult[] {
       if (title) {
         out.push({
           title,
-          snippet: pickString(item, ['snippet', 'summary', 'description', 'extract', 'text']),
+          snippet: pickString(item, ['snippet', 'summary', 'description', 'extract', 'text', 'abstract', 'excerpt']),
           url: pickString(item, ['url', 'href', 'link']),
         });
       }
@@ -248,12 +256,27 @@ export function normalizeSearch(input: unknown): SearchResult[] {
   return out;
 }
 
-/** Facts as an object, or an array of `{name|label|key|property, value}` or `[name, value]` pairs. */
+/** `[query, [titles], …]`: the OpenSearch suggestions form. */
+function isOpenSearch(body: unknown): body is [string, unknown[], unknown?, unknown?] {
+  return Array.isArray(body) && body.length >= 2 && typeof body[0] === 'string' && Array.isArray(body[1]);
+}
+
+/**
+ * Facts as an object, or an array of `{name|label|key|property, value}` or `[name, value]` pairs, or of
+ * `"Name: value"` strings (a string without a colon is a fact of its own, with no value).
+ */
 export function normalizeFacts(facts: unknown): Fact[] {
   if (Array.isArray(facts)) {
     const out: Fact[] = [];
     for (const item of facts) {
-      if (Array.isArray(item) && item.length === 2) {
+      if (typeof item === 'string' && item.trim() !== '') {
+        const colon = item.indexOf(':');
+        out.push(
+          colon > 0
+            ? { name: item.slice(0, colon).trim(), value: item.slice(colon + 1).trim() }
+            : { name: item.trim(), value: '' },
+        );
+      } else if (Array.isArray(item) && item.length === 2) {
         out.push({ name: readable(item[0]), value: readable(item[1]) });
       } else if (isObj(item)) {
         const name = pickString(item, ['name', 'label', 'key', 'property', 'title']);

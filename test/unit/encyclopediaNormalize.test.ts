@@ -105,6 +105,18 @@ describe('encyclopedia normalisation: search', () => {
     }
   });
 
+  it("reads MediaWiki's forms: pages with an excerpt, and OpenSearch's [query, titles, descriptions, urls]", () => {
+    assert.deepEqual(
+      normalizeSearch({ pages: [{ id: 1, key: 'Alan_Turing', title: 'Alan Turing', excerpt: 'Alan' }] }),
+      [{ title: 'Alan Turing', snippet: 'Alan', url: undefined }],
+    );
+    const open = ['turing', ['Alan Turing', 'Turing machine'], ['English mathematician', ''], ['https://a.example/1']];
+    assert.deepEqual(normalizeSearch(open), [
+      { title: 'Alan Turing', snippet: 'English mathematician', url: 'https://a.example/1' },
+      { title: 'Turing machine', snippet: undefined, url: undefined },
+    ]);
+  });
+
   it('skips hits without a title and returns [] for an unknown shape', () => {
     assert.deepEqual(normalizeSearch({ results: [{ snippet: 'no title' }] }), []);
     assert.deepEqual(normalizeSearch({ nothing: 1 }), []);
@@ -183,6 +195,11 @@ describe('encyclopedia normalisation: article', () => {
 
   it('reads facts as [name, value] pairs and never prints [object Object]', () => {
     assert.deepEqual(normalizeFacts([['Born', '1912']]), [{ name: 'Born', value: '1912' }]);
+    assert.deepEqual(normalizeFacts(['Born: 23 June 1912', 'Known for: Turing machine', 'Cryptanalyst', ' ']), [
+      { name: 'Born', value: '23 June 1912' },
+      { name: 'Known for', value: 'Turing machine' },
+      { name: 'Cryptanalyst', value: '' },
+    ]);
     const nested = normalizeFacts({ Spouse: { name: 'None' } });
     assert.doesNotMatch(nested[0].value, /\[object Object\]/);
     assert.match(nested[0].value, /"name": "None"/);
