@@ -1,6 +1,6 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
-import { looksLikeEventStream, looksLikeJsonLines, peekBody, type PeekedBody } from './bodyPeek';
+import { canTell, looksLikeEventStream, looksLikeJsonLines, peekBody, type PeekedBody } from './bodyPeek';
 import { readText, type HttpResponse } from './http';
 import { isEventStream, isJsonLines, isJsonType } from './mediaType';
 import { normalizeChatReply } from './normalize';
@@ -100,7 +100,7 @@ export class AlphaClient {
   /** The start of a body of unknown type; undefined when the request was cancelled meanwhile. */
   private async peek(res: HttpResponse, signal?: AbortSignal): Promise<PeekedBody | undefined> {
     try {
-      return await peekBody(res.body, 8, true);
+      return await peekBody(res.body, canTell);
     } catch (error) {
       res.dispose();
       const failure = this.readFailure(error, signal);

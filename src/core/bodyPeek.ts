@@ -1,7 +1,7 @@
 /**
  * Telling what a body is when its headers do not say: some servers stream server-sent events with no content
  * type, or with `text/plain` or `application/octet-stream`, and some stream JSON lines (one object per line, as
- * Ollama does) labelled `application/json`. The start of the body settles it.
+ * Ollama does) that way. The start of the body settles it.
  */
 
 /** The start of a body, decoded (a BOM dropped), and the whole body replayed from its first byte. */
@@ -10,30 +10,34 @@ export interface PeekedBody {
   body: AsyncIterable<Uint8Array>;
 }
 
-/** How far `peekBody` reads to see the second line start when asked to (a JSON line is rarely longer). */
-export const FIRST_LINE_CHARS = 64 * 1024;
+/** How far `canTell` lets a peek read while waiting for a second line (a JSON line is rarely longer). */
+export const PEEK_LIMIT_CHARS = 64 * 1024;
 
 /** A line end followed by the start of another line's text. */
 const SECOND_LINE = /[\r\n][\s\u001e]*[^\s\u001e]/;
 
 /**
- * Reads chunks until `chars` characters have arrived (with `toSecondLine`, until a second line has started too, up
- * to `FIRST_LINE_CHARS`), or the body ended; nothing read is lost to `body`.
+ * Whether a body's start is enough for `looksLikeEventStream` and `looksLikeJsonLines` to tell: an event stream
+ * shows in its first characters; JSON lines need their second line to have started.
  */
+export function canTell(head: string): boolean {
+  return (
+    head.length >= 8 &&
+    (looksLikeEventStream(head) || head.length >= PEEK_LIMIT_CHARS || SECOND_LINE.test(head.trimStart()))
+  );
+}
+
+/** Reads chunks until `enough` says the start read is enough, or the body ended; nothing read is lost to `body`. */
 export async function peekBody(
   source: AsyncIterable<Uint8Array>,
-  chars = 8,
-  toSecondLine = false,
+  enough: (head: string) => boolean,
 ): Promise<PeekedBody> {
   const chunks = source[Symbol.asyncIterator]();
   const seen: Uint8Array[] = [];
   const decoder = new TextDecoder('utf-8');
   let head = '';
   let ended = false;
-  while (
-    head.length < chars ||
-    (toSecondLine && head.length < FIRST_LINE_CHARS && !SECOND_LINE.test(head.trimStart()))
-  ) {
+  while (!enough(head)) {
     const next = await chunks.next();
     if (next.done) {
       ended = true;
@@ -60,7 +64,7 @@ export function looksLikeEventStream(head: string): boolean {
 
 /**
  * Whether a body starts as JSON lines do: a first line that is a whole JSON object on its own, followed by another
- * line that starts one (`peekBody(…, true)` reads that far). A JSON document written over several lines starts with
+ * line that starts one (`canTell` waits for that). A JSON document written over several lines starts with
  * a line that is not whole, and one written on a single line has nothing after it, so neither is taken for lines.
  */
 export function looksLikeJsonLines(head: string): boolean {

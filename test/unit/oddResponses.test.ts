@@ -222,6 +222,20 @@ describe('odd but legal responses', function () {
     assert.equal(await whole, 'Hello, world');
   });
 
+  it('gives the first event of a stream that does not say it is one before the next has come', async () => {
+    let release: () => void = () => undefined;
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('data: {"content":"first"}\n\n');
+      release = () => res.end('data: {"content":" then"}\n\ndata: [DONE]\n\n');
+    });
+    const deltas = alpha.stream(request)[Symbol.asyncIterator]();
+    assert.deepEqual(await deltas.next(), { done: false, value: 'first' });
+    release();
+    assert.deepEqual(await deltas.next(), { done: false, value: ' then' });
+    assert.equal((await deltas.next()).done, true);
+  });
+
   it('reads a reply in one line with a line end after it as one JSON body, not as JSON lines', async () => {
     let body = '{"message":{"content":"one piece"}}\n';
     const { alpha } = await setup((res) => {
