@@ -1,7 +1,7 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
 import { canTell, looksLikeEventStream, looksLikeJsonLines, peekBody, type PeekedBody } from './bodyPeek';
-import { readText, type HttpResponse } from './http';
+import type { HttpResponse } from './http';
 import { isEventStream, isJsonLines, isJsonType } from './mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
@@ -63,8 +63,8 @@ export class AlphaClient {
   }
 
   /**
-   * How a reply's body is framed: an event stream, JSON lines or one JSON body by its Content-Type; with another
-   * type or none (some servers stream as `text/plain` or `application/octet-stream`, or say nothing), by its start.
+   * How a reply's body is framed: an event stream, JSON lines or one JSON body by its Content-Type and its start
+   * (some servers stream as `text/plain`, `application/octet-stream` or even `application/json`, or say nothing).
    * The response comes back with its body whole again after a look at its start; undefined when the request was
    * cancelled meanwhile.
    */
@@ -76,16 +76,18 @@ export class AlphaClient {
     if (isJsonLines(type)) {
       return { framing: 'jsonLines', res };
     }
-    if (isJsonType(type)) {
-      return { framing: 'whole', res };
-    }
-    const peeked = await this.peek(res, signal);
+    // A body typed JSON is looked at only as far as an event stream shows (a server that labels its stream
+    // `application/json`); JSON never starts that way, and a JSON body cut short is still reported as one.
+    const typedJson = isJsonType(type);
+    const peeked = await this.peek(res, signal, typedJson ? (head) => head.length >= 8 : canTell);
     if (!peeked) {
       return undefined;
     }
-    const whole = { ...res, body: peeked.body, text: () => readText(peeked.body) };
-    const framing = looksLikeEventStream(peeked.head) ? 'sse' : looksLikeJsonLines(peeked.head) ? 'jsonLines' : 'whole';
-    return { framing, res: whole };
+    const whole = res.withBody(peeked.body);
+    if (looksLikeEventStream(peeked.head)) {
+      return { framing: 'sse', res: whole };
+    }
+    return { framing: !typedJson && looksLikeJsonLines(peeked.head) ? 'jsonLines' : 'whole', res: whole };
   }
 
   /** The text of a reply in one piece, after telling its reported usage. */
@@ -97,10 +99,14 @@ export class AlphaClient {
     return normalizeChatReply(body);
   }
 
-  /** The start of a body of unknown type; undefined when the request was cancelled meanwhile. */
-  private async peek(res: HttpResponse, signal?: AbortSignal): Promise<PeekedBody | undefined> {
+  /** The start of a body, read until `enough`; undefined when the request was cancelled meanwhile. */
+  private async peek(
+    res: HttpResponse,
+    signal: AbortSignal | undefined,
+    enough: (head: string) => boolean,
+  ): Promise<PeekedBody | undefined> {
     try {
-      return await peekBody(res.body, canTell);
+      return await peekBody(res.body, enough);
     } catch (error) {
       res.dispose();
       const failure = this.readFailure(error, signal);

@@ -41,6 +41,8 @@ export interface HttpResponse {
   body: AsyncIterable<Uint8Array>;
   /** Reads the whole body as UTF-8 text (bounded), with the session's keys removed. */
   text(): Promise<string>;
+  /** The same response reading `body` instead (its body replayed after a look at its start), keys removed alike. */
+  withBody(body: AsyncIterable<Uint8Array>): HttpResponse;
   /**
    * Stops reading. With `graceMs`, the rest of the body is drained for that long so the response can end by
    * itself and its keep-alive connection be reused (a stream after `[DONE]`); past that, or without it, the
@@ -313,8 +315,8 @@ function wrapResponse(
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
   scrubber: SecretScrubber,
+  body: AsyncIterable<Uint8Array> = decodedBody(res.body, headers['content-encoding']),
 ): HttpResponse {
-  const body = decodedBody(res.body, headers['content-encoding']);
   return {
     status: res.statusCode,
     headers,
@@ -329,6 +331,7 @@ function wrapResponse(
         throw error;
       }
     },
+    withBody: (other) => wrapResponse(res, headers, signal, scrubber, other),
     dispose: (graceMs = 0) => (graceMs > 0 ? drainFor(res.body, graceMs) : discard(res.body)),
   };
 }

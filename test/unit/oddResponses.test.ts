@@ -236,6 +236,34 @@ describe('odd but legal responses', function () {
     assert.equal((await deltas.next()).done, true);
   });
 
+  it('reads a stream labelled application/json as a stream, as it arrives', async () => {
+    let release: () => void = () => undefined;
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('data: {"content":"mis"}\n\n');
+      release = () => res.end('data: {"content":"labelled"}\n\ndata: [DONE]\n\n');
+    });
+    const deltas = alpha.stream(request)[Symbol.asyncIterator]();
+    assert.deepEqual(await deltas.next(), { done: false, value: 'mis' });
+    release();
+    assert.deepEqual(await deltas.next(), { done: false, value: 'labelled' });
+    assert.equal((await deltas.next()).done, true);
+  });
+
+  it('removes the key from a reply in one piece that echoes it, whatever its type says', async () => {
+    let type: string | undefined;
+    const { alpha } = await setup((res) => {
+      res.writeHead(200, type === undefined ? {} : { 'content-type': type });
+      res.end(JSON.stringify({ content: 'Your key is fkc_test.' }));
+    });
+    for (type of [undefined, 'text/plain', 'application/json']) {
+      for (const text of [await alpha.complete(request), await streamText(alpha)]) {
+        assert.doesNotMatch(text, /fkc_test/, String(type));
+        assert.match(text, /Your key is /, String(type));
+      }
+    }
+  });
+
   it('reads a reply in one line with a line end after it as one JSON body, not as JSON lines', async () => {
     let body = '{"message":{"content":"one piece"}}\n';
     const { alpha } = await setup((res) => {
