@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { AlphaClient } from './core/alphaClient';
-import { AxoClient } from './core/axoClient';
-import { HttpClient } from './core/http';
+import { AlphaClient } from './core/service/alphaClient';
+import { AxoClient } from './core/service/axoClient';
+import { HttpClient } from './core/net/http';
 import * as l10n from '@vscode/l10n';
-import { SecretScrubber } from './core/secretScrubber';
+import { SecretScrubber } from './core/service/secretScrubber';
 import { registerAssist } from './features/assist/registerAssist';
 import { registerChat } from './features/chat/registerChat';
 import { createEncyclopediaStore, registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';

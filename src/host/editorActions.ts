@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { fetchImageDataUri, type PublicFetch } from '../core/encyclopedia/imageData';
-import { describeError } from '../core/errors';
-import { openableLink } from '../core/links';
+import { describeError } from '../core/service/errors';
+import { openableLink } from '../core/service/links';
 import type { Logger } from '../core/logger';
 import { DisposableOwner } from './disposables';
 

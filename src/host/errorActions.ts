@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ServiceError, describeError, isAbortError, type ErrorAction } from '../core/errors';
+import { ServiceError, describeError, isAbortError, type ErrorAction } from '../core/service/errors';
 
 /**
  * Button labels for each action; also the labels the webviews show. Getters, so each label is translated

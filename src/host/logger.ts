@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import type { SecretScrubber } from '../core/secretScrubber';
+import type { SecretScrubber } from '../core/service/secretScrubber';
 
 /**
  * The extension's log: a LogOutputChannel ("ALPHA & AXO") behind the core's Logger interface.

@@ -1,6 +1,6 @@
 // Only types from vscode: the store runs in plain Node too, where the unit tests give it a SecretStorage that fails.
 import type * as vscode from 'vscode';
-import type { KeyKind } from '../core/errors';
+import type { KeyKind } from '../core/service/errors';
 
 const STORAGE_KEYS: Record<KeyKind, string> = {
   chat: 'alphaAxo.chatApiKey',

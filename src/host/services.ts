@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
-import type { AlphaClient } from '../core/alphaClient';
-import type { AxoClient } from '../core/axoClient';
+import type { AlphaClient } from '../core/service/alphaClient';
+import type { AxoClient } from '../core/service/axoClient';
 import type { EncyclopediaStore } from '../core/encyclopedia/encyclopediaStore';
-import type { HttpClient } from '../core/http';
-import type { SecretScrubber } from '../core/secretScrubber';
+import type { HttpClient } from '../core/net/http';
+import type { SecretScrubber } from '../core/service/secretScrubber';
 import type { HostLogger } from './logger';
 import type { SecretStore } from './secretStore';
 import type { Settings } from './settings';

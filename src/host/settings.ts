@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { HttpSettings } from '../core/http';
-import { parseNoProxy, type ProxySettings } from '../core/proxy';
+import type { HttpSettings } from '../core/net/http';
+import { parseNoProxy, type ProxySettings } from '../core/net/proxy';
 
 const SECTION = 'alphaAxo';
 

@@ -1,4 +1,4 @@
-import { describeError } from '../core/errors';
+import { describeError } from '../core/service/errors';
 import type { Logger } from '../core/logger';
 import { checkMessage, type Validator } from '../protocol/validate';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { branchPlaces, branchPointCount, switchBranch } from '../../src/core/chat/branches';
 import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation';
 import { searchConversations } from '../../src/core/chat/conversationSearch';
-import { ConversationStore } from '../../src/core/chat/conversationStore';
+import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';
 import { median, type BenchFigure } from './benchFigure';

@@ -5,7 +5,7 @@ import * as esbuild from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
 import { newConversation, newId, type Conversation } from '../../src/core/chat/conversation';
 import type { MessageView } from '../../src/protocol/chatProtocol';
-import { ConversationStore } from '../../src/core/chat/conversationStore';
+import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';
 import { chromiumPath } from '../e2e/harness/browser';

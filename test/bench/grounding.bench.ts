@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { AlphaClient, type ChatMessage } from '../../src/core/alphaClient';
-import { AxoClient } from '../../src/core/axoClient';
+import { AlphaClient, type ChatMessage } from '../../src/core/service/alphaClient';
+import { AxoClient } from '../../src/core/service/axoClient';
 import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
 import { groundQuestion } from '../../src/core/chat/grounding';
 import { EncyclopediaStore } from '../../src/core/encyclopedia/encyclopediaStore';
 import { fitToContext } from '../../src/core/chat/contextBudget';
-import { HttpClient } from '../../src/core/http';
+import { HttpClient } from '../../src/core/net/http';
 import type { Logger } from '../../src/core/logger';
 import { startFakeService } from '../fakeService/fakeService';
 import { median, type BenchFigure } from './benchFigure';

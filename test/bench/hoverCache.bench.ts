@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CacheSnapshotFile } from '../../src/core/encyclopedia/cacheSnapshotFile';
 import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
 import { isLookupValue, type LookupValue } from '../../src/core/encyclopedia/lookupTypes';
-import type { Article } from '../../src/core/normalize';
+import type { Article } from '../../src/core/service/normalize';
 import { seededRandom as rng } from '../fakeService/chunking';
 import { median, percentile, type BenchFigure } from './benchFigure';
 

@@ -1,9 +1,9 @@
 import { Agent, request } from 'undici';
 import type * as vscode from 'vscode';
-import { AlphaClient } from '../../src/core/alphaClient';
-import { AxoClient } from '../../src/core/axoClient';
-import type { KeyKind } from '../../src/core/errors';
-import { HttpClient, type HttpSettings } from '../../src/core/http';
+import { AlphaClient } from '../../src/core/service/alphaClient';
+import { AxoClient } from '../../src/core/service/axoClient';
+import type { KeyKind } from '../../src/core/service/errors';
+import { HttpClient, type HttpSettings } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
 import { SecretStore } from '../../src/host/secretStore';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { AlphaClient } from '../../src/core/alphaClient';
-import { AxoClient } from '../../src/core/axoClient';
-import type { KeyKind } from '../../src/core/errors';
-import { HttpClient } from '../../src/core/http';
+import { AlphaClient } from '../../src/core/service/alphaClient';
+import { AxoClient } from '../../src/core/service/axoClient';
+import type { KeyKind } from '../../src/core/service/errors';
+import { HttpClient } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
 import { withDelayMonitor, type BenchFigure } from './benchFigure';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fitToContext } from '../../src/core/chat/contextBudget';
 import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation';
-import { ConversationStore, summaryOf } from '../../src/core/chat/conversationStore';
+import { ConversationStore, summaryOf } from '../../src/core/chat/store/conversationStore';
 import { searchConversations } from '../../src/core/chat/conversationSearch';
 import { requestMessages } from '../../src/core/chat/promptMessages';
 import { silentLogger } from '../../src/core/logger';

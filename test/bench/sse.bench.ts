@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { readContentDeltas } from '../../src/core/sse';
+import { readContentDeltas } from '../../src/core/service/sse';
 import { seededRandom as rng } from '../fakeService/chunking';
 import { median, type BenchFigure } from './benchFigure';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ServiceError } from '../../src/core/errors';
+import { ServiceError } from '../../src/core/service/errors';
 
 /** Awaits `promise`, which must reject with a ServiceError; returns that error for the test to look at. */
 export async function expectServiceError(promise: Promise<unknown>): Promise<ServiceError> {

@@ -4,9 +4,9 @@
 // With OTHER_CA_FILE, that file stands in for the operating system's store, so the client passes its own CA list
 // (Node's roots + NODE_EXTRA_CA_CERTS + the "system" one) instead of keeping Node's default store.
 import * as fs from 'node:fs';
-import { HttpClient } from '../../src/core/http';
+import { HttpClient } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
-import { nodeCaSource, type CaSource } from '../../src/core/trust';
+import { nodeCaSource, type CaSource } from '../../src/core/net/trust';
 
 async function main(): Promise<void> {
   const [url, otherCaFile] = process.argv.slice(2);

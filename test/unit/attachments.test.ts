@@ -9,7 +9,7 @@ import {
   refusal,
 } from '../../src/core/chat/attachments';
 import type { ContextItem } from '../../src/core/chat/conversation';
-import { estimateTokens } from '../../src/core/tokenEstimate';
+import { estimateTokens } from '../../src/core/service/tokenEstimate';
 
 function item(label: string, content: string): ContextItem {
   return { id: label, label, content, language: 'ts' };

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { endpointUrl, parseBaseUrl } from '../../src/core/baseUrl';
-import { ServiceError } from '../../src/core/errors';
+import { endpointUrl, parseBaseUrl } from '../../src/core/service/baseUrl';
+import { ServiceError } from '../../src/core/service/errors';
 
 describe('base URL', () => {
   for (const raw of [

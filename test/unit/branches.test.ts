@@ -9,12 +9,12 @@ import {
   type Conversation,
   type StoredMessage,
 } from '../../src/core/chat/conversation';
-import { ConversationEncoder } from '../../src/core/chat/conversationEncoder';
+import { ConversationEncoder } from '../../src/core/chat/store/conversationEncoder';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import { mergeConversations } from '../../src/core/chat/conversationMerge';
-import { CONVERSATION_VERSION, migrateConversation } from '../../src/core/chat/conversationSchema';
+import { CONVERSATION_VERSION, migrateConversation } from '../../src/core/chat/store/conversationSchema';
 import { searchConversations } from '../../src/core/chat/conversationSearch';
-import { ConversationStore } from '../../src/core/chat/conversationStore';
+import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 
 let clock = 1_000;

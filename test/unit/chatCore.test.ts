@@ -18,7 +18,7 @@ import {
   parseContextSize,
 } from '../../src/core/chat/modelLineup';
 import { contextBlock, fenceFor, promptText, requestMessages } from '../../src/core/chat/promptMessages';
-import type { ChatMessage } from '../../src/core/alphaClient';
+import type { ChatMessage } from '../../src/core/service/alphaClient';
 
 describe('chat core: conversation', () => {
   it('titles a conversation with the first non-empty line of its first prompt', () => {

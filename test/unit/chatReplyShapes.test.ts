@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { normalizeChatReply } from '../../src/core/normalize';
-import { chunkText } from '../../src/core/replyShapes';
+import { normalizeChatReply } from '../../src/core/service/normalize';
+import { chunkText } from '../../src/core/service/replyShapes';
 
 describe('ALPHA reply shapes beside the spec', () => {
   it('reads a one-response reply in the forms of other servers, and inside an envelope', () => {

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseConversation } from '../../src/core/chat/conversation';
-import { CONVERSATION_VERSION, migrateConversation, versionOf } from '../../src/core/chat/conversationSchema';
-import { ConversationStore } from '../../src/core/chat/conversationStore';
+import { CONVERSATION_VERSION, migrateConversation, versionOf } from '../../src/core/chat/store/conversationSchema';
+import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 
 const ID = 'c0ffee00-1111-4222-8333-444455556666';

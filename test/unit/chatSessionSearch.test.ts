@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { newConversation, type Conversation } from '../../src/core/chat/conversation';
-import { ConversationStore } from '../../src/core/chat/conversationStore';
+import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 import { ChatSession } from '../../src/features/chat/chatSession';
 import { memoryMemento } from '../support/memoryMemento';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { ChatRequest } from '../../src/core/alphaClient';
+import type { ChatRequest } from '../../src/core/service/alphaClient';
 import {
   ChatState,
   type ChatStateListener,
@@ -15,10 +15,10 @@ import {
   type StoredMessage,
 } from '../../src/core/chat/conversation';
 import { branchPlaces } from '../../src/core/chat/branches';
-import { summaryOf, type ConversationSummary } from '../../src/core/chat/conversationStore';
+import { summaryOf, type ConversationSummary } from '../../src/core/chat/store/conversationStore';
 import type { GroundingResult } from '../../src/core/chat/grounding';
 import type { ReplySource } from '../../src/core/chat/replyRunner';
-import { ServiceError } from '../../src/core/errors';
+import { ServiceError } from '../../src/core/service/errors';
 import { silentLogger, type Logger } from '../../src/core/logger';
 
 /** A promise and the function that settles it. */

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { newConversation, newId, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
-import { ConversationStore, type StoreChange } from '../../src/core/chat/conversationStore';
+import { ConversationStore, type StoreChange } from '../../src/core/chat/store/conversationStore';
 import { mergeConversations } from '../../src/core/chat/conversationMerge';
-import { nodeFolderWatcher } from '../../src/core/chat/folderWatcher';
+import { nodeFolderWatcher } from '../../src/core/storage/folderWatcher';
 import { silentLogger } from '../../src/core/logger';
 
 // Two windows are two stores (two processes in VS Code) on one folder.

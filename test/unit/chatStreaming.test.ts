@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { ChatRequest } from '../../src/core/alphaClient';
+import type { ChatRequest } from '../../src/core/service/alphaClient';
 import type { StoredMessage } from '../../src/core/chat/conversation';
 import { runReply, type ReplySource } from '../../src/core/chat/replyRunner';
 import { ThrottledTask, type Timers } from '../../src/core/chat/throttledTask';
-import { ServiceError } from '../../src/core/errors';
+import { ServiceError } from '../../src/core/service/errors';
 
 function reply(): StoredMessage {
   return { id: 'r', role: 'assistant', content: '', createdAt: 0 };

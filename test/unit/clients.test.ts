@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { AlphaClient, type ChatMessage } from '../../src/core/alphaClient';
-import { AxoClient } from '../../src/core/axoClient';
-import { ServiceError, type KeyKind } from '../../src/core/errors';
-import { HttpClient } from '../../src/core/http';
+import { AlphaClient, type ChatMessage } from '../../src/core/service/alphaClient';
+import { AxoClient } from '../../src/core/service/axoClient';
+import { ServiceError, type KeyKind } from '../../src/core/service/errors';
+import { HttpClient } from '../../src/core/net/http';
 import type { Logger } from '../../src/core/logger';
 import { CHAT_SHAPES } from '../fakeService/chatHandler';
 import { chatReply } from '../fakeService/chatContent';

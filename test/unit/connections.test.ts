@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { AlphaClient } from '../../src/core/alphaClient';
-import { AxoClient } from '../../src/core/axoClient';
-import type { KeyKind } from '../../src/core/errors';
-import { HttpClient, type HttpSettings } from '../../src/core/http';
+import { AlphaClient } from '../../src/core/service/alphaClient';
+import { AxoClient } from '../../src/core/service/axoClient';
+import type { KeyKind } from '../../src/core/service/errors';
+import { HttpClient, type HttpSettings } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
 

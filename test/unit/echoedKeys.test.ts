@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { AlphaClient, type ChatMessage } from '../../src/core/alphaClient';
-import { AxoClient } from '../../src/core/axoClient';
-import type { KeyKind } from '../../src/core/errors';
-import { HttpClient } from '../../src/core/http';
+import { AlphaClient, type ChatMessage } from '../../src/core/service/alphaClient';
+import { AxoClient } from '../../src/core/service/axoClient';
+import type { KeyKind } from '../../src/core/service/errors';
+import { HttpClient } from '../../src/core/net/http';
 import type { Logger } from '../../src/core/logger';
-import { SecretScrubber } from '../../src/core/secretScrubber';
+import { SecretScrubber } from '../../src/core/service/secretScrubber';
 import { replyDirective } from '../fakeService/chatContent';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
 import { expectServiceError } from '../support/serviceError';

@@ -6,8 +6,8 @@ import { CacheSnapshotFile } from '../../src/core/encyclopedia/cacheSnapshotFile
 import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
 import { LookupCache } from '../../src/core/encyclopedia/lookupCache';
 import { isLookupValue, lookupKey, type LookupValue } from '../../src/core/encyclopedia/lookupTypes';
-import { ServiceError, isAbortError } from '../../src/core/errors';
-import type { Article } from '../../src/core/normalize';
+import { ServiceError, isAbortError } from '../../src/core/service/errors';
+import type { Article } from '../../src/core/service/normalize';
 
 const HOUR = 3600_000;
 

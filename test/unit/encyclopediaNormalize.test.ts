@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { normalizeAnswer, normalizeArticle, normalizeFacts, normalizeSearch } from '../../src/core/normalize';
+import { normalizeAnswer, normalizeArticle, normalizeFacts, normalizeSearch } from '../../src/core/service/normalize';
 
 describe('encyclopedia normalisation: ask', () => {
   for (const field of ['answer', 'text', 'content', 'summary']) {

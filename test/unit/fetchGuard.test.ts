@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type * as net from 'node:net';
-import { checkFetchTarget, guardedLookup, originOf } from '../../src/core/fetchGuard';
-import { HttpClient } from '../../src/core/http';
-import { ipLiteralOf, isForbiddenAddress } from '../../src/core/netAddress';
+import { checkFetchTarget, guardedLookup, originOf } from '../../src/core/net/fetchGuard';
+import { HttpClient } from '../../src/core/net/http';
+import { ipLiteralOf, isForbiddenAddress } from '../../src/core/net/netAddress';
 import { silentLogger } from '../../src/core/logger';
 import { expectServiceError } from '../support/serviceError';
 

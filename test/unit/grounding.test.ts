@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { ChatMessage } from '../../src/core/alphaClient';
-import { AxoClient } from '../../src/core/axoClient';
+import type { ChatMessage } from '../../src/core/service/alphaClient';
+import { AxoClient } from '../../src/core/service/axoClient';
 import { parseConversation } from '../../src/core/chat/conversation';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
@@ -12,7 +12,7 @@ import {
   lookupGrounding,
   type GroundingAsker,
 } from '../../src/core/chat/grounding';
-import { HttpClient } from '../../src/core/http';
+import { HttpClient } from '../../src/core/net/http';
 import type { Logger } from '../../src/core/logger';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
 

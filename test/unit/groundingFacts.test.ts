@@ -11,7 +11,7 @@ import {
 import { promptText } from '../../src/core/chat/promptMessages';
 import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
 import { TermIndex } from '../../src/core/encyclopedia/termIndex';
-import type { Article } from '../../src/core/normalize';
+import type { Article } from '../../src/core/service/normalize';
 
 const HOUR = 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { HttpClient, type HttpSettings } from '../../src/core/http';
+import { HttpClient, type HttpSettings } from '../../src/core/net/http';
 import type { Logger } from '../../src/core/logger';
 import { startRecordingProxy } from '../support/recordingProxy';
 import { expectServiceError } from '../support/serviceError';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { boundedJson } from '../../src/core/jsonText';
-import { isEventStream, mediaTypeOf } from '../../src/core/mediaType';
+import { boundedJson } from '../../src/core/service/jsonText';
+import { isEventStream, mediaTypeOf } from '../../src/core/net/mediaType';
 
 describe('bounded JSON text and media types', () => {
   it('writes what JSON.stringify writes while within the limits, on one line or indented', () => {

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import Module from 'node:module';
 import type * as vscode from 'vscode';
-import type { KeyKind } from '../../src/core/errors';
+import type { KeyKind } from '../../src/core/service/errors';
 import { SecretStore } from '../../src/host/secretStore';
-import { SecretScrubber } from '../../src/core/secretScrubber';
+import { SecretScrubber } from '../../src/core/service/secretScrubber';
 import type { Services } from '../../src/host/services';
 
 // The key commands run in plain Node here, with a stand-in for the few `vscode` calls they make: what each

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
-import { AlphaClient } from '../../src/core/alphaClient';
-import { ServiceError } from '../../src/core/errors';
-import { HttpClient } from '../../src/core/http';
+import { AlphaClient } from '../../src/core/service/alphaClient';
+import { ServiceError } from '../../src/core/service/errors';
+import { HttpClient } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
 
 /** A bare HTTP server on 127.0.0.1 answering every request with `answer` once its body is read. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseNoProxy, proxyFor, redactProxyUrl } from '../../src/core/proxy';
+import { parseNoProxy, proxyFor, redactProxyUrl } from '../../src/core/net/proxy';
 
 describe('proxy selection', () => {
   const proxy = (noProxy: string[]) => ({ url: 'http://proxy.local:3128', strictSSL: true, noProxy });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ServiceError } from '../../src/core/errors';
-import { errorFromResponse, messageFromBody } from '../../src/core/httpErrors';
-import { SecretScrubber } from '../../src/core/secretScrubber';
+import { ServiceError } from '../../src/core/service/errors';
+import { errorFromResponse, messageFromBody } from '../../src/core/service/httpErrors';
+import { SecretScrubber } from '../../src/core/service/secretScrubber';
 
 const CHAT = 'sk-chat-0123456789abcdef';
 const AXO = 'axo_key_fedcba9876543210';

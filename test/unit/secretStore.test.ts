@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { AlphaClient } from '../../src/core/alphaClient';
-import { HttpClient } from '../../src/core/http';
+import { AlphaClient } from '../../src/core/service/alphaClient';
+import { HttpClient } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
 import { KeyringError, SecretStore } from '../../src/host/secretStore';
 import { startFakeService } from '../fakeService/fakeService';

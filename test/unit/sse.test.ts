@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ServiceError } from '../../src/core/errors';
-import { MAX_EVENT_CHARS, readContentDeltas } from '../../src/core/sse';
+import { ServiceError } from '../../src/core/service/errors';
+import { MAX_EVENT_CHARS, readContentDeltas } from '../../src/core/service/sse';
 
 const enc = new TextEncoder();
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { estimateTokens } from '../../src/core/tokenEstimate';
+import { estimateTokens } from '../../src/core/service/tokenEstimate';
 
 describe('estimateTokens (every budget: chat context, code-assistance context, provideTokenCount)', () => {
   it('counts words by four characters, symbols one each, short runs of spaces folded', () => {

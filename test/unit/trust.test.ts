@@ -3,9 +3,9 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { promisify } from 'node:util';
-import { HttpClient, type HttpSettings } from '../../src/core/http';
+import { HttpClient, type HttpSettings } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
-import { nodeCaSource, trustedCertificates, type CaSource } from '../../src/core/trust';
+import { nodeCaSource, trustedCertificates, type CaSource } from '../../src/core/net/trust';
 import { expectServiceError } from '../support/serviceError';
 import { makeTestPki, startHttpsServer, type TestPki } from '../support/tlsFixture';
 

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { AlphaClient, type ChatMessage } from '../../src/core/alphaClient';
+import { AlphaClient, type ChatMessage } from '../../src/core/service/alphaClient';
 import { newId, type StoredMessage } from '../../src/core/chat/conversation';
 import { runReply, type ReplySource } from '../../src/core/chat/replyRunner';
-import { HttpClient } from '../../src/core/http';
+import { HttpClient } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
-import { readContentDeltas } from '../../src/core/sse';
-import { estimateTokens } from '../../src/core/tokenEstimate';
-import { costInr, parseUsage, reportedUsage, type TokenUsage } from '../../src/core/usage';
+import { readContentDeltas } from '../../src/core/service/sse';
+import { estimateTokens } from '../../src/core/service/tokenEstimate';
+import { costInr, parseUsage, reportedUsage, type TokenUsage } from '../../src/core/service/usage';
 import { chatReply } from '../fakeService/chatContent';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { openableLink, isUrlInTexts, CHAT_LINK_SCHEMES, WEB_LINK_SCHEMES } from '../../src/core/links';
+import { openableLink, isUrlInTexts, CHAT_LINK_SCHEMES, WEB_LINK_SCHEMES } from '../../src/core/service/links';
 import type { Logger } from '../../src/core/logger';
 import {
   CHAT_VALIDATORS,

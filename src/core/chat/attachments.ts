@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { estimateTokens } from '../tokenEstimate';
+import { estimateTokens } from '../service/tokenEstimate';
 import type { ContextItem } from './conversation';
 import { formatTokens } from './contextBudget';
 

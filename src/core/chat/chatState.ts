@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatMessage } from '../alphaClient';
-import { describeError, type ServiceError } from '../errors';
+import type { ChatMessage } from '../service/alphaClient';
+import { describeError, type ServiceError } from '../service/errors';
 import type { Logger } from '../logger';
-import { estimateTokens } from '../tokenEstimate';
+import { estimateTokens } from '../service/tokenEstimate';
 import { fitAttachments } from './attachments';
 import { leavePath, newVersionTime, switchBranch } from './branches';
 import { estimateMessagesTokens, fitToContext } from './contextBudget';
@@ -14,7 +14,7 @@ import {
   type Conversation,
   type StoredMessage,
 } from './conversation';
-import type { ConversationSummary } from './conversationStore';
+import type { ConversationSummary } from './store/conversationStore';
 import { fitGroundedToContext } from './groundedBudget';
 import type { GroundingResult } from './grounding';
 import { contextTokensOf } from './modelLineup';

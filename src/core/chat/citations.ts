@@ -4,7 +4,7 @@
  * never enter the Markdown the linker writes, only the source's number does.
  */
 
-import type { Citation } from '../normalize';
+import type { Citation } from '../service/normalize';
 import { hasCredentials, WEB_LINK_SCHEMES } from '../../shared/links';
 
 /** How a source opens: in the Encyclopedia view by title, or its web page through the host. */

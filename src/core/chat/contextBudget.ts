@@ -1,7 +1,7 @@
-import type { ChatMessage } from '../alphaClient';
-import { ServiceError } from '../errors';
+import type { ChatMessage } from '../service/alphaClient';
+import { ServiceError } from '../service/errors';
 import * as l10n from '@vscode/l10n';
-import { estimateTokens } from '../tokenEstimate';
+import { estimateTokens } from '../service/tokenEstimate';
 import { contextTokensOf, modelLabel } from './modelLineup';
 
 /** Tokens every message costs beyond its text (role, separators), as chat models commonly count. */

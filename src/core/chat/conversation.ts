@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ErrorInfo } from '../errors';
+import type { ErrorInfo } from '../service/errors';
 import * as l10n from '@vscode/l10n';
-import type { Citation } from '../normalize';
-import { parseUsage, type ReplyUsage } from '../usage';
-import { CONVERSATION_VERSION, migrateConversation } from './conversationSchema';
+import type { Citation } from '../service/normalize';
+import { parseUsage, type ReplyUsage } from '../service/usage';
+import { CONVERSATION_VERSION, migrateConversation } from './store/conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
@@ -34,7 +34,7 @@ export interface StoredMessage {
   model?: string;
   /** A grounded reply's numbered sources (AXO's citations), in the order the `[1]` markers count them. */
   sources?: Citation[];
-  /** A reply's tokens: as the service reported them, else estimated (see src/core/usage.ts). */
+  /** A reply's tokens: as the service reported them, else estimated (see src/core/service/usage.ts). */
   usage?: ReplyUsage;
   /**
    * A branch message's parent: the message it follows (absent: a first prompt). Only messages in `branches` have

@@ -4,7 +4,7 @@ import { displayTitle, type Conversation, type StoredMessage } from './conversat
 import { modelLabel } from './modelLineup';
 import { linkCitationMarkers, sourceAnchor } from './citations';
 import { cleanTitle } from './grounding';
-import type { Citation } from '../normalize';
+import type { Citation } from '../service/normalize';
 import { webUrl } from '../../shared/links';
 
 const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>> = {

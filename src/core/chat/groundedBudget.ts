@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../alphaClient';
+import type { ChatMessage } from '../service/alphaClient';
 import * as l10n from '@vscode/l10n';
-import type { Citation } from '../normalize';
+import type { Citation } from '../service/normalize';
 import { fitToContext, formatTokens, type ContextFit } from './contextBudget';
 import type { ContextItem } from './conversation';
 import { groundingText, type FactSource } from './grounding';

@@ -3,11 +3,11 @@
  * sent to AXO, the bounded lookup, the grounding text put into the chat request, and the failure notes.
  */
 
-import type { AskOptions } from '../axoClient';
-import { NO_RETRY } from '../axoClient';
-import { ServiceError } from '../errors';
+import type { AskOptions } from '../service/axoClient';
+import { NO_RETRY } from '../service/axoClient';
+import { ServiceError } from '../service/errors';
 import * as l10n from '@vscode/l10n';
-import type { Answer, Citation, Fact } from '../normalize';
+import type { Answer, Citation, Fact } from '../service/normalize';
 import { fenceFor } from './promptMessages';
 import { webUrl } from '../../shared/links';
 

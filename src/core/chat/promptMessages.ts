@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../alphaClient';
+import type { ChatMessage } from '../service/alphaClient';
 import type { ContextItem, StoredMessage } from './conversation';
 
 /** A fence longer than any run of backticks in `content`, so the context cannot close it early. */

@@ -1,8 +1,8 @@
-import type { ChatRequest, UsageListener } from '../alphaClient';
-import { estimateTokens } from '../tokenEstimate';
-import type { TokenUsage } from '../usage';
+import type { ChatRequest, UsageListener } from '../service/alphaClient';
+import { estimateTokens } from '../service/tokenEstimate';
+import type { TokenUsage } from '../service/usage';
 import { estimateMessagesTokens } from './contextBudget';
-import { ServiceError, describeError, isAbortError } from '../errors';
+import { ServiceError, describeError, isAbortError } from '../service/errors';
 import type { StoredError, StoredMessage } from './conversation';
 
 /** What a reply is written by: the ALPHA client, or a fake in tests. */

@@ -1,4 +1,4 @@
-import type { Citation, Fact } from '../normalize';
+import type { Citation, Fact } from '../service/normalize';
 import { cleanText, type LookupValue } from './lookupTypes';
 import { webUrl } from '../../shared/links';
 

@@ -1,6 +1,6 @@
-import { ServiceError, describeError } from '../errors';
+import { ServiceError, describeError } from '../service/errors';
 import type { Logger } from '../logger';
-import type { Answer, Article, SearchResult } from '../normalize';
+import type { Answer, Article, SearchResult } from '../service/normalize';
 import type { CacheSnapshotFile } from './cacheSnapshotFile';
 import { hoverMarkdown } from './hoverText';
 import { LookupCache, type CacheEntry, type CacheResult, type FetchOptions } from './lookupCache';

@@ -1,4 +1,4 @@
-import type { Answer, Article } from '../normalize';
+import type { Answer, Article } from '../service/normalize';
 import { clip, cleanText, type LookupValue } from './lookupTypes';
 import * as l10n from '@vscode/l10n';
 

@@ -1,4 +1,4 @@
-import { ServiceError, isAbortError } from '../errors';
+import { ServiceError, isAbortError } from '../service/errors';
 import * as l10n from '@vscode/l10n';
 
 /** One stored result. */

@@ -1,4 +1,4 @@
-import type { Answer, Article, SearchResult } from '../normalize';
+import type { Answer, Article, SearchResult } from '../service/normalize';
 
 /** What the user asked the encyclopedia for. */
 export type LookupRequest =

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { buildAssistPrompt, buildChatHandoff, selectionLabel, type AssistTask } from '../../core/assist/assistPrompts';
 import { pickCodeBlock, streamingCodeBlock } from '../../core/assist/codeBlocks';
 import { fitProposal } from '../../core/assist/proposalText';
-import { describeError } from '../../core/errors';
+import { describeError } from '../../core/service/errors';
 import { DisposableOwner } from '../../host/disposables';
 import { eolOf } from '../../host/documentEol';
 import type { Services } from '../../host/services';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isAbortError } from '../../core/errors';
+import { isAbortError } from '../../core/service/errors';
 import { AbortSlot, abortOnCancel } from '../../host/disposables';
 import { showServiceError } from '../../host/errorActions';
 import type { Services } from '../../host/services';

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { plainTerminalText, rankPaths, refusal } from '../../core/chat/attachments';
 import { newId, type ContextItem } from '../../core/chat/conversation';
 import { fenceForLanguageId } from '../../core/chat/languageIds';
-import { describeError } from '../../core/errors';
+import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 import type { AttachOptionView } from '../../protocol/chatProtocol';
 import { selectionContext } from './chatCommands';

@@ -1,9 +1,9 @@
 import { MAX_QUERY_LENGTH } from '../../core/chat/conversationSearch';
-import { isConversationId } from '../../core/chat/conversationStore';
+import { isConversationId } from '../../core/chat/store/conversationStore';
 import { isSelectableModel } from '../../core/chat/modelLineup';
-import type { ErrorAction } from '../../core/errors';
+import type { ErrorAction } from '../../core/service/errors';
 import * as l10n from '@vscode/l10n';
-import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/links';
+import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/service/links';
 import type { Logger } from '../../core/logger';
 import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
 import type { ContextItem } from '../../core/chat/conversation';

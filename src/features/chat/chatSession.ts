@@ -14,10 +14,10 @@ import {
   type ConversationSummary,
   listOrder,
   type StoreChange,
-} from '../../core/chat/conversationStore';
+} from '../../core/chat/store/conversationStore';
 import type { ConversationHolder, ExternalChange } from '../../core/chat/chatState';
 import { ThrottledTask } from '../../core/chat/throttledTask';
-import { describeError } from '../../core/errors';
+import { describeError } from '../../core/service/errors';
 import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../core/logger';
 

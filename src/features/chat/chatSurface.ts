@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeError } from '../../core/errors';
+import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 import { webviewHtml, webviewOptions } from '../../host/webviewHtml';
 import { WebviewChannel } from '../../host/webviewChannel';

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
 import { branchPlaces, type BranchPlace } from '../../core/chat/branches';
-import type { ConversationSummary } from '../../core/chat/conversationStore';
+import type { ConversationSummary } from '../../core/chat/store/conversationStore';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
-import { estimateTokens } from '../../core/tokenEstimate';
+import { estimateTokens } from '../../core/service/tokenEstimate';
 import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
 import { cleanTitle } from '../../core/chat/grounding';
-import type { Citation } from '../../core/normalize';
-import { costInr, type ReplyUsage } from '../../core/usage';
+import type { Citation } from '../../core/service/normalize';
+import { costInr, type ReplyUsage } from '../../core/service/usage';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type {
   ChatErrorAction,

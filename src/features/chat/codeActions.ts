@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { languageIdForFence } from '../../core/chat/languageIds';
 import { fitInsertion } from '../../core/chat/codeInsertion';
-import { CHAT_LINK_SCHEMES } from '../../core/links';
+import { CHAT_LINK_SCHEMES } from '../../core/service/links';
 import { eolOf } from '../../host/documentEol';
 import { EditorActions } from '../../host/editorActions';
 import type { HostToWebview } from '../../protocol/chatProtocol';

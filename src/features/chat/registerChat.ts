@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { contextFromArgs, parseAskArgs } from '../../core/chat/askArgs';
-import { originOf } from '../../core/fetchGuard';
-import { ConversationStore } from '../../core/chat/conversationStore';
-import { nodeFolderWatcher } from '../../core/chat/folderWatcher';
+import { originOf } from '../../core/net/fetchGuard';
+import { ConversationStore } from '../../core/chat/store/conversationStore';
+import { nodeFolderWatcher } from '../../core/storage/folderWatcher';
 import { runErrorAction } from '../../host/errorActions';
 import type { Services } from '../../host/services';
 import { AttachmentSource } from './attachmentSource';

@@ -3,8 +3,8 @@ import type { EncyclopediaStore } from '../../core/encyclopedia/encyclopediaStor
 import type { CacheResult } from '../../core/encyclopedia/lookupCache';
 import { LookupHistory } from '../../core/encyclopedia/lookupHistory';
 import { isEmptyValue, type LookupRequest, type LookupValue } from '../../core/encyclopedia/lookupTypes';
-import { ServiceError, describeError, isAbortError } from '../../core/errors';
-import { WEB_LINK_SCHEMES, openableLink } from '../../core/links';
+import { ServiceError, describeError, isAbortError } from '../../core/service/errors';
+import { WEB_LINK_SCHEMES, openableLink } from '../../core/service/links';
 import type { Logger } from '../../core/logger';
 import { AbortSlot, DisposableOwner, abortOnCancel } from '../../host/disposables';
 import { type NavView, type ViewAction, type WebviewToHost } from '../../protocol/encyclopediaProtocol';

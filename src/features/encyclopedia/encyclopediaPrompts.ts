@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { cleanText } from '../../core/encyclopedia/lookupTypes';
-import type { SearchResult } from '../../core/normalize';
+import type { SearchResult } from '../../core/service/normalize';
 import { encyclopediaModels, saveEncyclopediaModel, type ModelOption } from './encyclopediaConfig';
 
 const MAX_PREFILL = 200;

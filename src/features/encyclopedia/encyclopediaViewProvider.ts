@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeError } from '../../core/errors';
+import { describeError } from '../../core/service/errors';
 import { affectsDisplay, readDisplay } from '../../host/display';
 import type { Logger } from '../../core/logger';
 import { DisposableOwner } from '../../host/disposables';

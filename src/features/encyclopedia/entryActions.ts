@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { lookupMarkdown, lookupTitle } from '../../core/encyclopedia/articleMarkdown';
 import type { LookupValue } from '../../core/encyclopedia/lookupTypes';
-import { describeError } from '../../core/errors';
-import { WEB_LINK_SCHEMES } from '../../core/links';
+import { describeError } from '../../core/service/errors';
+import { WEB_LINK_SCHEMES } from '../../core/service/links';
 import { EditorActions } from '../../host/editorActions';
 import type { HostToWebview } from '../../protocol/encyclopediaProtocol';
 

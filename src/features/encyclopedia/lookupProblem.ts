@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ServiceError, describeError } from '../../core/errors';
+import { ServiceError, describeError } from '../../core/service/errors';
 import { cleanText, describeRequest, type LookupRequest, type LookupValue } from '../../core/encyclopedia/lookupTypes';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type { ActionView, ViewAction } from '../../protocol/encyclopediaProtocol';

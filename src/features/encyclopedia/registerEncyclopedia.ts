@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { originOf } from '../../core/fetchGuard';
+import { originOf } from '../../core/net/fetchGuard';
 import { CacheSnapshotFile } from '../../core/encyclopedia/cacheSnapshotFile';
 import { EncyclopediaStore } from '../../core/encyclopedia/encyclopediaStore';
 import { cleanText, isLookupValue } from '../../core/encyclopedia/lookupTypes';

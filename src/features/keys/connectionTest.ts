@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ServiceError, describeError, type ErrorAction } from '../../core/errors';
+import { ServiceError, describeError, type ErrorAction } from '../../core/service/errors';
 import { ACTION_LABELS, runErrorAction } from '../../host/errorActions';
 import type { Services } from '../../host/services';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { keyLabel, type KeyKind } from '../../core/errors';
+import { keyLabel, type KeyKind } from '../../core/service/errors';
 import { KEYRING_TIMEOUT_MS, KeyringError, SecretStore } from '../../host/secretStore';
 import type { Services } from '../../host/services';
 

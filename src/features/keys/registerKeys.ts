@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeError, keyLabel, type KeyKind } from '../../core/errors';
+import { describeError, keyLabel, type KeyKind } from '../../core/service/errors';
 import { KeyringError, SecretStore } from '../../host/secretStore';
 import type { Services } from '../../host/services';
 import { testConnection } from './connectionTest';

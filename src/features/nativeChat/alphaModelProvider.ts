@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ChatMessage } from '../../core/alphaClient';
-import { estimateTokens } from '../../core/tokenEstimate';
-import { describeError, isAbortError } from '../../core/errors';
+import type { ChatMessage } from '../../core/service/alphaClient';
+import { estimateTokens } from '../../core/service/tokenEstimate';
+import { describeError, isAbortError } from '../../core/service/errors';
 import { abortOnCancel } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/alphaClient';
+import type { ChatMessage } from '../../core/service/alphaClient';
 import type { ChatRequestTurn, ChatResponseTurn } from './chatApi';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeError } from '../../core/errors';
+import { describeError } from '../../core/service/errors';
 import type { Services } from '../../host/services';
 import { ALPHA_PARTICIPANT_ID, AlphaParticipant } from './alphaParticipant';
 import { ALPHA_VENDOR, AlphaModelProvider } from './alphaModelProvider';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { estimateTokens } from '../../../src/core/tokenEstimate';
+import { estimateTokens } from '../../../src/core/service/tokenEstimate';
 import { nativeChatApi, type LanguageModelChat, type NativeChatApi } from '../../../src/features/nativeChat/chatApi';
 import { chatReply } from '../../fakeService/chatContent';
 import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { AlphaClient } from '../../../src/core/alphaClient';
-import { AxoClient } from '../../../src/core/axoClient';
+import { AlphaClient } from '../../../src/core/service/alphaClient';
+import { AxoClient } from '../../../src/core/service/axoClient';
 import { EncyclopediaStore } from '../../../src/core/encyclopedia/encyclopediaStore';
-import { HttpClient } from '../../../src/core/http';
-import { SecretScrubber } from '../../../src/core/secretScrubber';
+import { HttpClient } from '../../../src/core/net/http';
+import { SecretScrubber } from '../../../src/core/service/secretScrubber';
 import { HostLogger } from '../../../src/host/logger';
 import type { Services } from '../../../src/host/services';
 import { Settings } from '../../../src/host/settings';

@@ -3,13 +3,13 @@ import { pipeline, Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { createDispatcher, proxyHost } from './dispatchers';
-import { ServiceError, isAbortError, type KeyKind } from './errors';
+import { ServiceError, isAbortError, type KeyKind } from '../service/errors';
 import { checkFetchTarget, guardedLookup, type FetchGuard } from './fetchGuard';
-import { errorFromResponse, errorFromTransport } from './httpErrors';
-import type { Logger } from './logger';
+import { errorFromResponse, errorFromTransport } from '../service/httpErrors';
+import type { Logger } from '../logger';
 import { proxyFor, type ProxySettings } from './proxy';
 import * as l10n from '@vscode/l10n';
-import { SecretScrubber } from './secretScrubber';
+import { SecretScrubber } from '../service/secretScrubber';
 import { nodeCaSource, trustedCertificates, type CaSource } from './trust';
 
 /** Network settings, read fresh for every request. */

@@ -1,8 +1,8 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
-import { canTell, looksLikeEventStream, looksLikeJsonLines, peekBody, type PeekedBody } from './bodyPeek';
-import type { HttpResponse } from './http';
-import { isEventStream, isJsonLines, isJsonType } from './mediaType';
+import { canTell, looksLikeEventStream, looksLikeJsonLines, peekBody, type PeekedBody } from '../net/bodyPeek';
+import type { HttpResponse } from '../net/http';
+import { isEventStream, isJsonLines, isJsonType } from '../net/mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';

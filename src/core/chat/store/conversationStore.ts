@@ -1,16 +1,16 @@
 import { promises as fs, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { describeError } from '../errors';
-import type { Logger } from '../logger';
-import { parseConversation, type Conversation } from './conversation';
+import { describeError } from '../../service/errors';
+import type { Logger } from '../../logger';
+import { parseConversation, type Conversation } from '../conversation';
 import { ConversationEncoder } from './conversationEncoder';
 import { IndexFile, reconcile, type IndexChange } from './conversationIndex';
-import { differs, mergeConversations } from './conversationMerge';
-import { writeChunks, writeChunksSync } from './chunkedFile';
-import { FolderLock } from './folderLock';
-import { noFolderWatcher, type FolderWatcher, type Stoppable } from './folderWatcher';
-import { revisionOf, revisionOfSync, revisionOfText, Revisions } from './revisionFile';
+import { differs, mergeConversations } from '../conversationMerge';
+import { writeChunks, writeChunksSync } from '../../storage/chunkedFile';
+import { FolderLock } from '../../storage/folderLock';
+import { noFolderWatcher, type FolderWatcher, type Stoppable } from '../../storage/folderWatcher';
+import { revisionOf, revisionOfSync, revisionOfText, Revisions } from '../../storage/revisionFile';
 
 /** One line of the conversation list. */
 export interface ConversationSummary {

@@ -1,6 +1,6 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { ServiceError } from './errors';
+import { ServiceError } from '../service/errors';
 import * as l10n from '@vscode/l10n';
 import { ipLiteralOf, isForbiddenAddress } from './netAddress';
 

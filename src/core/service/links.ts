@@ -4,9 +4,9 @@
  * was sent to show.
  */
 
-import { hasCredentials, parseLink } from '../shared/links';
+import { hasCredentials, parseLink } from '../../shared/links';
 
-export { CHAT_LINK_SCHEMES, WEB_LINK_SCHEMES } from '../shared/links';
+export { CHAT_LINK_SCHEMES, WEB_LINK_SCHEMES } from '../../shared/links';
 
 /**
  * The fields a `mailto:` link keeps (RFC 6068 header fields a mail program fills in). Everything else goes,

@@ -1,9 +1,9 @@
 import { endpointUrl, parseBaseUrl } from './baseUrl';
 import { ServiceError, isAbortError, keyLabel, type KeyKind } from './errors';
-import type { HttpClient, HttpResponse } from './http';
-import type { Logger } from './logger';
+import type { HttpClient, HttpResponse } from '../net/http';
+import type { Logger } from '../logger';
 import * as l10n from '@vscode/l10n';
-import { mediaTypeOf } from './mediaType';
+import { mediaTypeOf } from '../net/mediaType';
 
 /** Returns the stored key of a kind, or undefined when none is set. */
 export type KeyProvider = (kind: KeyKind) => Promise<string | undefined>;

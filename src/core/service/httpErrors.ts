@@ -1,8 +1,8 @@
 import { ServiceError, keyLabel, type KeyKind } from './errors';
-import { proxyHost } from './dispatchers';
+import { proxyHost } from '../net/dispatchers';
 import * as l10n from '@vscode/l10n';
 import { boundedJson } from './jsonText';
-import { mediaTypeOf } from './mediaType';
+import { mediaTypeOf } from '../net/mediaType';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',

@@ -1,7 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import * as tls from 'node:tls';
 import { Agent, ProxyAgent, Socks5ProxyAgent, buildConnector, type Dispatcher } from 'undici';
-import { ServiceError } from './errors';
+import { ServiceError } from '../service/errors';
 import * as l10n from '@vscode/l10n';
 import { socks4Connector } from './socks4';
 

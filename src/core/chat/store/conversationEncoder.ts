@@ -1,4 +1,4 @@
-import type { Conversation, StoredMessage } from './conversation';
+import type { Conversation, StoredMessage } from '../conversation';
 import { CONVERSATION_VERSION } from './conversationSchema';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */

@@ -1,7 +1,7 @@
 import { promises as fs, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ConversationSummary } from './conversationStore';
-import { revisionOf, revisionOfText, Revisions } from './revisionFile';
+import { revisionOf, revisionOfText, Revisions } from '../../storage/revisionFile';
 
 /** A change to the index: an entry to set, or an id to drop. */
 export type IndexChange = { set: ConversationSummary } | { drop: string };
