@@ -7,7 +7,7 @@ import { ConversationEncoder } from '../../src/core/chat/store/conversationEncod
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { nodeFolderWatcher } from '../../src/core/storage/folderWatcher';
 import { silentLogger, type Logger } from '../../src/core/logger';
-import type { ExternalChange } from '../../src/core/chat/chatState';
+import type { ExternalChange } from '../../src/core/chat/chatStateTypes';
 import { ChatSession } from '../../src/features/chat/chatSession';
 import { memoryMemento } from '../support/memoryMemento';
 

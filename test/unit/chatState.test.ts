@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
-import {
-  ChatState,
-  type ChatStateListener,
-  type ConversationHolder,
-  type ExternalChange,
-  type ReplySettings,
-} from '../../src/core/chat/chatState';
+import { ChatState } from '../../src/core/chat/chatState';
+import type {
+  ChatStateListener,
+  ConversationHolder,
+  ExternalChange,
+  ReplySettings,
+} from '../../src/core/chat/chatStateTypes';
 import {
   INTERRUPTED_NOTICE,
   newConversation,

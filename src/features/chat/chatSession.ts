@@ -15,7 +15,7 @@ import {
   listOrder,
   type StoreChange,
 } from '../../core/chat/store/conversationStore';
-import type { ConversationHolder, ExternalChange } from '../../core/chat/chatState';
+import type { ConversationHolder, ExternalChange } from '../../core/chat/chatStateTypes';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/service/errors';
 import * as l10n from '@vscode/l10n';

@@ -1,0 +1,218 @@
+import type { ChatMessage } from '../service/alphaClient';
+import type { ServiceError } from '../service/errors';
+import { fitToContext } from './contextBudget';
+import { INTERRUPTED_NOTICE, newId, type Conversation, type StoredMessage } from './conversation';
+import type { ChatStateOptions, ReplySettings } from './chatStateTypes';
+import { fitGroundedToContext } from './groundedBudget';
+import type { GroundingResult } from './grounding';
+import { requestMessages } from './promptMessages';
+import { runReply, storedError } from './replyRunner';
+
+/** The reply being written: the one representation of "a reply is running". */
+interface Running {
+  requestId: number;
+  messageId: string;
+  controller: AbortController;
+  /** Settles once the reply has ended, been told and been saved; never rejects. */
+  done: Promise<void>;
+}
+
+/** A request ready to send, or the reason it cannot be sent. */
+interface FittedRequest {
+  error?: ServiceError;
+  messages: ChatMessage[];
+}
+
+/**
+ * The chat's one running reply: starting it (the request fitted to the context, grounded when asked), writing it,
+ * telling the pages, saving, and stopping it. A reply runs outside the chat's operation queue once it has started,
+ * so a later operation (or Stop) can stop it.
+ */
+export class ReplyRun {
+  private running: Running | undefined;
+  private nextRequestId = 1;
+  /** Another window changed the conversation while a reply streamed here, or the reply got sources: redraw at its end. */
+  private redrawAfterReply = false;
+  private disposed = false;
+
+  constructor(private readonly options: ChatStateOptions) {}
+
+  /** The running reply, if any. */
+  get current(): { requestId: number; messageId: string } | undefined {
+    const running = this.running;
+    return running && { requestId: running.requestId, messageId: running.messageId };
+  }
+
+  /**
+   * Adds the reply to the conversation (its last message is a prompt) and starts writing it, with `notice` (what
+   * fitting the prompt's attachments trimmed) ahead of the request's own. The reply is running when this returns;
+   * `reply` settles when it has ended (it rejects when the pages could not be told, after the reply was ended).
+   * Wrapped in an object: an operation that returned the promise itself would hold the queue until the reply
+   * ended, and the next operation, which stops it, would wait for it forever.
+   */
+  begin(mode: 'append' | 'redraw', createdAt = Date.now(), notice?: string): { reply: Promise<void> } {
+    const conversation = this.options.holder.conversation;
+    const settings = this.options.settings();
+    const fit = fitToContext(requestMessages(conversation.messages), settings.model);
+    const reply: StoredMessage = {
+      id: newId(),
+      role: 'assistant',
+      content: '',
+      createdAt,
+      status: 'streaming',
+      model: settings.model,
+      notice: [notice, fit.notice].filter(Boolean).join(' ') || undefined,
+    };
+    const user = conversation.messages.at(-1) as StoredMessage;
+    conversation.messages.push(reply);
+    conversation.updatedAt = Date.now();
+    let finish: () => void = () => undefined;
+    const running: Running = {
+      requestId: this.nextRequestId++,
+      messageId: reply.id,
+      controller: new AbortController(),
+      done: new Promise<void>((resolve) => (finish = resolve)),
+    };
+    this.running = running;
+    this.options.listener.streamingChanged(true);
+    const grounded = this.options.ground && (conversation.groundWithAxo ?? settings.groundByDefault);
+    // The lookup starts before the pages are told and the request is built, so it runs while they are prepared.
+    const lookup = grounded ? this.options.ground?.(user.content, running.controller.signal) : undefined;
+    const turn = { running, conversation, user, reply };
+    const written = this.respond(turn, mode, lookup, fit, settings).finally(() => {
+      // Also when the reply could not start (the pages could not be told): nothing may stay "replying".
+      this.end(running);
+      finish();
+    });
+    return { reply: written };
+  }
+
+  /** Stops the running reply (with a `requestId`, only that one) and waits until it has ended and been saved. */
+  async stop(requestId?: number): Promise<void> {
+    const running = this.running;
+    if (!running || (requestId !== undefined && running.requestId !== requestId)) {
+      return;
+    }
+    running.controller.abort();
+    await running.done;
+  }
+
+  /** Another window changed the conversation shown: true when a reply runs (the pages redraw at its end). */
+  deferRedraw(): boolean {
+    if (!this.running) {
+      return false;
+    }
+    this.redrawAfterReply = true;
+    return true;
+  }
+
+  /**
+   * The extension is going away: the running reply is aborted and what arrived of it is marked interrupted (it
+   * comes back so after a reload). Returns whether a reply was running (its conversation must be saved now).
+   */
+  dispose(): boolean {
+    this.disposed = true;
+    const running = this.running;
+    if (!running) {
+      return false;
+    }
+    const reply = this.options.holder.conversation.messages.find((m) => m.id === running.messageId);
+    if (reply?.status === 'streaming') {
+      reply.status = 'interrupted';
+      reply.notice = INTERRUPTED_NOTICE;
+    }
+    running.controller.abort();
+    return true;
+  }
+
+  private async respond(
+    turn: { running: Running; conversation: Conversation; user: StoredMessage; reply: StoredMessage },
+    mode: 'append' | 'redraw',
+    lookup: Promise<GroundingResult> | undefined,
+    fit: FittedRequest,
+    settings: ReplySettings,
+  ): Promise<void> {
+    const { listener, holder, log } = this.options;
+    const { running, conversation, user, reply } = turn;
+    const { requestId } = running;
+    if (mode === 'append') {
+      await listener.replyStarted(requestId, user, reply);
+    } else {
+      await listener.conversationChanged();
+    }
+    const request = lookup ? await this.groundedRequest(lookup, conversation, reply, settings.model) : fit;
+    if (lookup && reply.notice) {
+      listener.replyNotice(requestId, reply.notice);
+    }
+    holder.scheduleSave();
+    if (request.error) {
+      reply.status = 'error';
+      reply.error = storedError(request.error, Date.now());
+    } else {
+      await runReply({
+        source: this.options.source,
+        request: { model: settings.model, messages: request.messages },
+        stream: settings.stream,
+        reply,
+        signal: running.controller.signal,
+        onDelta: (text) => {
+          listener.replyDelta(requestId, text);
+          holder.scheduleSave();
+        },
+      });
+    }
+    this.end(running);
+    if (this.disposed) {
+      return;
+    }
+    if (reply.status === 'error' && reply.error) {
+      log.warn(`Chat: the reply failed: ${reply.error.message}`);
+    }
+    listener.replyEnded(requestId, reply);
+    await holder.saveNow();
+    if (this.redrawAfterReply && !this.running) {
+      this.redrawAfterReply = false;
+      await listener.conversationChanged();
+      return;
+    }
+    await listener.listChanged();
+  }
+
+  /**
+   * The request with AXO's grounding in the last prompt, fitted to the context; the reply keeps the sources and
+   * says every trim, or why it was answered without sources. The pages redraw after the reply to show them.
+   */
+  private async groundedRequest(
+    lookup: Promise<GroundingResult>,
+    conversation: Conversation,
+    reply: StoredMessage,
+    model: string,
+  ): Promise<FittedRequest> {
+    const result = await lookup;
+    const stored = conversation.messages.filter((m) => m !== reply);
+    const history = requestMessages(stored);
+    const last = stored.at(-1);
+    const fit =
+      result.kind === 'grounded'
+        ? fitGroundedToContext(history, result, model, last?.role === 'user' ? last : undefined)
+        : fitToContext(history, model);
+    const notes = [result.kind === 'cancelled' ? undefined : result.note, fit.notice].filter(Boolean);
+    reply.notice = notes.length ? notes.join(' ') : undefined;
+    if (result.kind === 'grounded' && result.sources.length) {
+      reply.sources = [...result.sources];
+    }
+    this.redrawAfterReply = true;
+    return fit;
+  }
+
+  /** The reply is no longer running: told once. */
+  private end(running: Running): void {
+    if (this.running !== running) {
+      return;
+    }
+    this.running = undefined;
+    if (!this.disposed) {
+      this.options.listener.streamingChanged(false);
+    }
+  }
+}
