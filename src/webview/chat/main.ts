@@ -1,15 +1,16 @@
 import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
-import { openHostLinksOnEnter } from '../shared/hostLinks';
 import { applyTextSize } from '../shared/textSize';
 import { Announcer } from './announcer';
-import { codeAction, decorateCodeBlocks } from './codeBlocks';
+import { decorateCodeBlocks } from './codeBlocks';
+import { installPageEvents, showImage } from './pageEvents';
+import { editPrompt } from './promptEdit';
+import { welcome } from './welcome';
 import { Composer, type DraftStore } from './composer';
-import { h, icon, iconButton } from '../shared/dom';
+import { h, iconButton } from '../shared/dom';
 import { FindBar, markdownMayHold } from './findBar';
 import { HistoryPanel } from './historyPanel';
-import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 import {
   messageElement,
   regenerateButton,
@@ -19,8 +20,8 @@ import {
   type MessageElement,
 } from './messageView';
 import { discardMessages, drawRecent, OlderMessages } from './render';
-import { imageAlt } from './safeHtml';
 import { Scroller } from './scroller';
+import { focusSwitched } from './branchFocus';
 import { isAnnounceMode } from './spokenReply';
 import { showUsage, totalText } from './usage';
 import './chat.css';
@@ -88,7 +89,7 @@ class ChatApp {
       post,
       decorate: decorateCodeBlocks,
       onRendered: () => this.scroller.contentChanged(),
-      edit: (message, article) => this.edit(message, article),
+      edit: (message, article) => editPrompt(message, article, post),
       switchBranch: (message, step) => {
         // The page is drawn again; the focus comes back to the same button of the message in that place.
         this.branchFocus = { index: this.messages.findIndex((m) => m.id === message.id), step };
@@ -115,7 +116,15 @@ class ChatApp {
       this.announcer.polite,
       this.announcer.assertive,
     );
-    this.listen();
+    installPageEvents({
+      root,
+      log: this.log,
+      composerInput: this.composer.input,
+      find: this.find,
+      post,
+      closeHistory: () => this.history.closeIfOpen(),
+      stop: () => this.stop(),
+    });
   }
 
   /** Draws what the host sends. */
@@ -168,7 +177,7 @@ class ChatApp {
         return this.composer.focus(message.draft);
       case 'image/loaded':
       case 'image/failed':
-        return this.showImage(message);
+        return showImage(this.root, message);
       case 'ui/announce':
         return this.announcer.status(message.text);
       case 'history/scope':
@@ -259,23 +268,7 @@ class ChatApp {
       this.scroller.jumpToLatest();
       return;
     }
-    const focus = () => {
-      const article = this.elements.get(message.id)?.article;
-      if (!article?.isConnected) {
-        return false;
-      }
-      const buttons = [
-        article.querySelector<HTMLButtonElement>(step < 0 ? '.branch-previous' : '.branch-next'),
-        article.querySelector<HTMLButtonElement>(step < 0 ? '.branch-next' : '.branch-previous'),
-      ];
-      const target = buttons.find((b) => b && !b.disabled) ?? article;
-      target.focus({ preventScroll: true });
-      // The switched message stays where the user is looking, not the end of the conversation.
-      this.scroller.unpin();
-      article.scrollIntoView({ block: 'nearest' });
-      this.scroller.unpin();
-      return true;
-    };
+    const focus = () => focusSwitched(this.elements.get(message.id)?.article, step, this.scroller);
     if (!focus()) {
       void this.olderMessages?.done.then(focus);
     }
@@ -360,52 +353,6 @@ class ChatApp {
     return [...this.messages].reverse().find((m) => m.role === 'user')?.content;
   }
 
-  /** Edits a prompt in place: Enter (or "Send") sends it again, Escape (or "Cancel") restores it. */
-  private edit(message: MessageView, article: HTMLElement): void {
-    const body = article.querySelector<HTMLElement>('.content');
-    if (!body || article.querySelector('.edit-box')) {
-      return;
-    }
-    const input = h('textarea', { class: 'input edit-box', 'aria-label': l10n.t('Edit message'), rows: 3 });
-    input.value = message.content;
-    const cancel = () => {
-      box.replaceWith(body);
-      article.focus();
-    };
-    const send = () => this.post({ type: 'chat/edit', messageId: message.id, text: input.value });
-    const box = h(
-      'div',
-      { class: 'edit' },
-      input,
-      h(
-        'div',
-        { class: 'actions' },
-        h(
-          'button',
-          { type: 'button', class: 'text-button', onClick: send },
-          icon('send'),
-          h('span', {}, l10n.t('Send')),
-        ),
-        h(
-          'button',
-          { type: 'button', class: 'text-button secondary', onClick: cancel },
-          h('span', {}, l10n.t('Cancel')),
-        ),
-      ),
-    );
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-        e.preventDefault();
-        send();
-      } else if (e.key === 'Escape') {
-        e.stopPropagation();
-        cancel();
-      }
-    });
-    body.replaceWith(box);
-    input.focus();
-  }
-
   /** The running total beside the title (its tooltip says what it counts). */
   private showTotal(messages: readonly MessageView[]): void {
     const text = totalText(messages);
@@ -417,138 +364,6 @@ class ChatApp {
     this.title.textContent = title || l10n.t('New conversation');
     this.title.title = this.title.textContent;
   }
-
-  private showImage(message: Extract<HostToWebview, { type: 'image/loaded' | 'image/failed' }>): void {
-    for (const button of Array.from(this.root.querySelectorAll<HTMLButtonElement>('button.load-image'))) {
-      if (button.dataset.imageUrl !== message.url) {
-        continue;
-      }
-      const alt = imageAlt(button) ?? l10n.t('image');
-      button.replaceWith(
-        message.type === 'image/loaded'
-          ? h('img', { src: message.dataUri, alt, class: 'loaded-image' })
-          : h('span', { class: 'notice error inline', role: 'status' }, message.message),
-      );
-    }
-  }
-
-  private listen(): void {
-    // Links never navigate the page: openable ones go to the host, the others are inert text already. They
-    // have no href, so VS Code's frame does not open them a second time (see hostLinks.ts).
-    this.root.addEventListener('click', (event) => {
-      const target = event.target as Element | null;
-      // An image button inside a link (`[![alt](img)](url)`) loads the image and does not follow the link.
-      const image = target?.closest?.<HTMLButtonElement>('button.load-image');
-      if (image) {
-        event.preventDefault();
-        if (image.dataset.imageUrl && !image.disabled) {
-          image.disabled = true;
-          this.post({ type: 'image/load', url: image.dataset.imageUrl });
-        }
-        return;
-      }
-      const anchor = target?.closest?.('a');
-      if (anchor) {
-        event.preventDefault();
-        if (anchor.dataset.url) {
-          this.post({ type: 'link/open', url: anchor.dataset.url });
-        }
-        return;
-      }
-      const code = target instanceof Element ? codeAction(target) : undefined;
-      if (code) {
-        this.post(code);
-      }
-    });
-    openHostLinksOnEnter(this.root, (url) => this.post({ type: 'link/open', url }));
-    // Files and editor tabs dropped on the chat are attached (VS Code lets a webview take a drop with Shift held).
-    this.root.addEventListener('dragover', (event) => {
-      if (droppedUris(event.dataTransfer, false)) {
-        event.preventDefault();
-        if (event.dataTransfer) {
-          event.dataTransfer.dropEffect = 'copy';
-        }
-      }
-    });
-    this.root.addEventListener('drop', (event) => {
-      const uris = droppedUris(event.dataTransfer, true);
-      if (uris) {
-        event.preventDefault();
-        this.post({ type: 'attach/drop', uris: uris.slice(0, 100) });
-      }
-    });
-    installKeyboardNav(document, {
-      log: this.log,
-      composer: this.composer.input,
-      closeOpen: () => (this.find.isOpen ? (this.find.close(), true) : this.history.closeIfOpen()),
-      stop: () => this.stop(),
-      openAsText: (messageId) => this.post({ type: 'reply/openAsText', messageId }),
-    });
-    trackReplyFocus(this.root, (messageId) => this.post({ type: 'reply/focus', messageId }));
-    // Ctrl+F (Cmd+F) in the side view opens the page's find bar. In an editor tab VS Code has its own find widget
-    // (`enableFindWidget`): the key is left to it there. Captured and stopped, so VS Code's frame does not also
-    // pass it on to the workbench.
-    if (document.body.dataset.surface === 'view') {
-      document.addEventListener(
-        'keydown',
-        (event) => {
-          if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f') {
-            event.preventDefault();
-            event.stopPropagation();
-            this.find.open();
-          }
-        },
-        true,
-      );
-    }
-  }
-}
-
-/**
- * The URIs a drag carries (VS Code's own list for editor tabs and the explorer, else the standard one), or
- * undefined when it carries none. While dragging only the types can be read: `read` false answers from them.
- */
-function droppedUris(data: DataTransfer | null, read: boolean): string[] | undefined {
-  if (!data) {
-    return undefined;
-  }
-  const type = ['application/vnd.code.uri-list', 'text/uri-list'].find((t) => data.types.includes(t));
-  if (!type) {
-    return undefined;
-  }
-  if (!read) {
-    return [];
-  }
-  const uris = data
-    .getData(type)
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'));
-  return uris.length ? uris : undefined;
-}
-
-function welcome(): HTMLElement {
-  return h(
-    'section',
-    { class: 'welcome', 'aria-label': l10n.t('Welcome') },
-    h('span', { class: 'codicon codicon-sparkle welcome-icon', 'aria-hidden': 'true' }),
-    h('h2', {}, l10n.t('Chat with ALPHA')),
-    h(
-      'p',
-      {},
-      l10n.t(
-        'Ask about code, ideas or facts. Select code in an editor and choose “Add Selection to Chat” to send it along.',
-      ),
-    ),
-    h(
-      'ul',
-      {},
-      h('li', {}, l10n.t('Enter sends, Shift+Enter starts a new line, Esc stops a reply.')),
-      h('li', {}, l10n.t('Ctrl+Up and Ctrl+Down move between messages; Alt+F2 opens a reply as text.')),
-      h('li', {}, l10n.t('Every code block can be copied, inserted at the cursor or opened in a new editor.')),
-      h('li', {}, l10n.t('Conversations are kept: open them from the history button.')),
-    ),
-  );
 }
 
 const api = acquireVsCodeApi();
