@@ -15,7 +15,7 @@ import {
   type StoredMessage,
 } from '../../src/core/chat/conversation';
 import { branchPlaces } from '../../src/core/chat/branches';
-import { summaryOf, type ConversationSummary } from '../../src/core/chat/store/conversationStore';
+import { summaryOf, type ConversationSummary } from '../../src/core/chat/store/conversationSummary';
 import type { GroundingResult } from '../../src/core/chat/grounding';
 import type { ReplySource } from '../../src/core/chat/replyRunner';
 import { ServiceError } from '../../src/core/service/errors';

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { newConversation, type Conversation } from '../../src/core/chat/conversation';
-import { ConversationStore, isConversationId } from '../../src/core/chat/store/conversationStore';
+import { ConversationStore } from '../../src/core/chat/store/conversationStore';
+import { isConversationId } from '../../src/core/chat/store/conversationSummary';
 import { silentLogger } from '../../src/core/logger';
 
 function conversation(title: string, updatedAt: number, messages = 2): Conversation {

@@ -6,7 +6,7 @@ import { leavePath, newVersionTime, switchBranch } from './branches';
 import type { Budget, ChatStateOptions, ExternalChange } from './chatStateTypes';
 import { estimateMessagesTokens } from './contextBudget';
 import { newId, titleFor, type ContextItem, type Conversation, type StoredMessage } from './conversation';
-import type { ConversationSummary } from './store/conversationStore';
+import type { ConversationSummary } from './store/conversationSummary';
 import { contextTokensOf } from './modelLineup';
 import { OperationQueue } from './operationQueue';
 import {

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger';
 import type { ContextItem, Conversation, StoredMessage } from './conversation';
-import type { ConversationSummary } from './store/conversationStore';
+import type { ConversationSummary } from './store/conversationSummary';
 import type { GroundingResult } from './grounding';
 import type { ReplySource } from './replyRunner';
 

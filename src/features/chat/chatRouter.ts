@@ -1,5 +1,5 @@
 import { MAX_QUERY_LENGTH } from '../../core/chat/conversationSearch';
-import { isConversationId } from '../../core/chat/store/conversationStore';
+import { isConversationId } from '../../core/chat/store/conversationSummary';
 import { isSelectableModel } from '../../core/chat/modelLineup';
 import type { ErrorAction } from '../../core/service/errors';
 import * as l10n from '@vscode/l10n';

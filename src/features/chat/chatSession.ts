@@ -8,13 +8,13 @@ import {
   type FoldedConversation,
 } from '../../core/chat/conversationSearch';
 import { mergeConversations } from '../../core/chat/conversationMerge';
+import { type ConversationStore } from '../../core/chat/store/conversationStore';
 import {
   summaryOf,
-  type ConversationStore,
   type ConversationSummary,
   listOrder,
   type StoreChange,
-} from '../../core/chat/store/conversationStore';
+} from '../../core/chat/store/conversationSummary';
 import type { ConversationHolder, ExternalChange } from '../../core/chat/chatStateTypes';
 import { ThrottledTask } from '../../core/chat/throttledTask';
 import { describeError } from '../../core/service/errors';

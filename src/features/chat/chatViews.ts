@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
 import { branchPlaces, type BranchPlace } from '../../core/chat/branches';
-import type { ConversationSummary } from '../../core/chat/store/conversationStore';
+import type { ConversationSummary } from '../../core/chat/store/conversationSummary';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
 import { estimateTokens } from '../../core/service/tokenEstimate';
 import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';

@@ -1,4 +1,5 @@
-import type { Conversation, StoredMessage } from '../conversation';
+import { readFileSync } from 'node:fs';
+import { parseConversation, type Conversation, type StoredMessage } from '../conversation';
 import { CONVERSATION_VERSION } from './conversationSchema';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */
@@ -76,4 +77,18 @@ function sameValues(values: Record<string, unknown>, message: StoredMessage): bo
   const record = message as unknown as Record<string, unknown>;
   // Strings compare by value; the reply's growing text is a new string each time, the rest are the same strings.
   return keys.every((key) => values[key] === record[key]);
+}
+
+/** A conversation file's text read back (`keepStreaming`: see `parseConversation`); throws when it is not JSON. */
+export function decodeConversation(text: string, keepStreaming = true): Conversation | undefined {
+  return parseConversation(JSON.parse(text), keepStreaming);
+}
+
+/** Another window's file, read blocking; undefined when it is damaged (this window's copy is then written). */
+export function decodeConversationFileSync(file: string): Conversation | undefined {
+  try {
+    return decodeConversation(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { ConversationSummary } from './conversationStore';
+import type { ConversationSummary } from './conversationSummary';
 import { revisionOf, revisionOfText, Revisions } from '../../storage/revisionFile';
 
 /** A change to the index: an entry to set, or an id to drop. */

@@ -1,33 +1,24 @@
-import { promises as fs, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { promises as fs, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { describeError } from '../../service/errors';
 import type { Logger } from '../../logger';
-import { parseConversation, type Conversation } from '../conversation';
-import { ConversationEncoder } from './conversationEncoder';
+import type { Conversation } from '../conversation';
+import {
+  isConversationId,
+  listOrder,
+  summaryOf,
+  type ConversationSummary,
+  type StoreChange,
+} from './conversationSummary';
+import { ConversationEncoder, decodeConversation, decodeConversationFileSync } from './conversationEncoder';
 import { IndexFile, reconcile, type IndexChange } from './conversationIndex';
 import { differs, mergeConversations } from '../conversationMerge';
+import { OperationQueue } from '../operationQueue';
 import { writeChunks, writeChunksSync } from '../../storage/chunkedFile';
 import { FolderLock } from '../../storage/folderLock';
-import { noFolderWatcher, type FolderWatcher, type Stoppable } from '../../storage/folderWatcher';
+import { noFolderWatcher, watchSettled, type FolderWatcher, type Stoppable } from '../../storage/folderWatcher';
 import { revisionOf, revisionOfSync, revisionOfText, Revisions } from '../../storage/revisionFile';
-
-/** One line of the conversation list. */
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  updatedAt: number;
-  messageCount: number;
-  pinned?: boolean;
-  /** The workspace it was started in (see `Conversation.workspace`). */
-  workspace?: string;
-}
-
-/** What another window changed: conversations whose files changed, and whether the list did. */
-export interface StoreChange {
-  ids: ReadonlySet<string>;
-  list: boolean;
-}
 
 /** What this window last read or wrote of one conversation file: its revision and its messages' ids. */
 interface Base {
@@ -37,38 +28,10 @@ interface Base {
 
 const INDEX_FILE = 'index.json';
 const LOCK_FILE = '.lock';
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** File events come in bursts (temp file, rename, index): they are looked at once the burst is over. */
 const SETTLE_MS = 50;
 /** How long a blocking save waits for an asynchronous rename already handed to the system. */
 const RENAME_WAIT_MS = 1_000;
-
-/** Whether `id` is a safe conversation id (it names a file; ids from a webview are checked with this). */
-export function isConversationId(id: unknown): id is string {
-  return typeof id === 'string' && ID.test(id);
-}
-
-/** The summary of a conversation. */
-export function summaryOf(c: Conversation): ConversationSummary {
-  const summary: ConversationSummary = {
-    id: c.id,
-    title: c.title,
-    updatedAt: c.updatedAt,
-    messageCount: c.messages.length,
-  };
-  if (c.pinned) {
-    summary.pinned = true;
-  }
-  if (c.workspace) {
-    summary.workspace = c.workspace;
-  }
-  return summary;
-}
-
-/** The list's order: pinned conversations first, then the most recently changed. */
-export function listOrder(a: ConversationSummary, b: ConversationSummary): number {
-  return Number(b.pinned === true) - Number(a.pinned === true) || b.updatedAt - a.updatedAt;
-}
 
 /**
  * Conversations on disk, shared by every window: one JSON file per conversation in `dir`, each written atomically
@@ -81,7 +44,7 @@ export function listOrder(a: ConversationSummary, b: ConversationSummary): numbe
 export class ConversationStore implements Stoppable {
   private summaries: Map<string, ConversationSummary> | undefined;
   private loading: Promise<Map<string, ConversationSummary>> | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new OperationQueue();
   private tempCount = 0;
   /** Names this store's temp files: unique across processes and across stores of one process. */
   private readonly writer = `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -100,8 +63,6 @@ export class ConversationStore implements Stoppable {
   private readonly listeners = new Set<(change: StoreChange) => void>();
   /** Started with the first read or write, not at construction: activation does no I/O. */
   private watching: Stoppable | undefined;
-  private changedNames = new Set<string>();
-  private settleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly dir: string,
@@ -189,7 +150,7 @@ export class ConversationStore implements Stoppable {
       const current = revisionOfSync(file);
       let latest = conversation;
       if (current !== undefined && current !== base?.revision) {
-        const theirs = readSync(file);
+        const theirs = decodeConversationFileSync(file);
         latest = theirs ? mergeConversations(base ?? { ids: new Set() }, conversation, theirs) : conversation;
       }
       const temp = this.tempOf(file);
@@ -229,7 +190,7 @@ export class ConversationStore implements Stoppable {
 
   /** Waits for every write asked for so far. */
   async idle(): Promise<void> {
-    await this.queue.catch(() => undefined);
+    await this.queue.idle();
   }
 
   /**
@@ -268,34 +229,20 @@ export class ConversationStore implements Stoppable {
   dispose(): void {
     this.watching?.dispose();
     this.watching = { dispose: () => undefined };
-    clearTimeout(this.settleTimer);
     this.listeners.clear();
   }
 
   private watch(): void {
-    this.watching ??= this.watcher.watch(
-      this.dir,
-      (name) => this.noteChange(name),
-      (error) => this.log.warn(`Chat: cannot watch ${this.dir} for other windows' changes: ${describeError(error)}`),
-    );
-  }
-
-  private noteChange(name: string | undefined): void {
-    if (
-      name !== undefined &&
-      !(name.endsWith('.json') && (name === INDEX_FILE || isConversationId(name.slice(0, -5))))
-    ) {
-      return;
-    }
-    this.changedNames.add(name ?? INDEX_FILE);
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      const names = this.changedNames;
-      this.changedNames = new Set();
-      this.checkForChanges(name === undefined ? undefined : names).catch((error: unknown) =>
-        this.log.warn(`Chat: could not read another window's change: ${describeError(error)}`),
-      );
-    }, SETTLE_MS);
+    this.watching ??= watchSettled(this.watcher, this.dir, {
+      settleMs: SETTLE_MS,
+      accept: (name) => name.endsWith('.json') && (name === INDEX_FILE || isConversationId(name.slice(0, -5))),
+      onChanges: (names) =>
+        this.checkForChanges(names).catch((error: unknown) =>
+          this.log.warn(`Chat: could not read another window's change: ${describeError(error)}`),
+        ),
+      onError: (error) =>
+        this.log.warn(`Chat: cannot watch ${this.dir} for other windows' changes: ${describeError(error)}`),
+    });
   }
 
   /** Writes under the lock: merges another window's changes first, skips a write the exit save superseded. */
@@ -361,7 +308,7 @@ export class ConversationStore implements Stoppable {
         // The revision and the text come from one open file: a rename by another window cannot split them.
         const stat = await handle.stat();
         const text = await handle.readFile('utf8');
-        const conversation = parseFile(text, keepStreaming);
+        const conversation = decodeConversation(text, keepStreaming);
         if (conversation?.id !== id) {
           return undefined;
         }
@@ -414,9 +361,7 @@ export class ConversationStore implements Stoppable {
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.catch(() => undefined).then(work);
-    this.queue = next;
-    return next;
+    return this.queue.run(work);
   }
 
   private index(): Promise<Map<string, ConversationSummary>> {
@@ -442,18 +387,5 @@ export class ConversationStore implements Stoppable {
       const conversation = await this.load(id);
       return conversation && summaryOf(conversation);
     });
-  }
-}
-
-function parseFile(text: string, keepStreaming = true): Conversation | undefined {
-  return parseConversation(JSON.parse(text), keepStreaming);
-}
-
-/** Another window's file, read blocking; undefined when it is damaged (this window's copy is then written). */
-function readSync(file: string): Conversation | undefined {
-  try {
-    return parseFile(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
   }
 }
