@@ -236,10 +236,11 @@ export class ConversationStore implements Stoppable {
     this.watching ??= watchSettled(this.watcher, this.dir, {
       settleMs: SETTLE_MS,
       accept: (name) => name.endsWith('.json') && (name === INDEX_FILE || isConversationId(name.slice(0, -5))),
-      onChanges: (names) =>
+      onChanges: (names) => {
         this.checkForChanges(names).catch((error: unknown) =>
           this.log.warn(`Chat: could not read another window's change: ${describeError(error)}`),
-        ),
+        );
+      },
       onError: (error) =>
         this.log.warn(`Chat: cannot watch ${this.dir} for other windows' changes: ${describeError(error)}`),
     });
