@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { estimateMessagesTokens, fitToBudget, fitToContext, formatTokens } from '../../src/core/chat/contextBudget';
+import { estimateMessagesTokens, fitToBudget, fitToContext } from '../../src/core/chat/contextBudget';
+import { formatTokens } from '../../src/shared/tokens';
 import {
   INTERRUPTED_NOTICE,
   lastOf,
@@ -161,6 +162,8 @@ describe('chat core: context budget', () => {
     assert.equal(formatTokens(200_000), '200K');
     assert.equal(formatTokens(950), '950');
     assert.equal(formatTokens(1_500_000), '1.5M');
+    // One rule on both sides: the composer's estimate said "1.0M" where the notices said "1M".
+    assert.equal(formatTokens(1_000_000), '1M');
   });
 });
 

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { estimateTokens } from '../service/tokenEstimate';
 import type { ContextItem } from './conversation';
-import { formatTokens } from './contextBudget';
+import { formatTokens } from '../../shared/tokens';
 
 /**
  * Attachments: files, symbols, the selection and terminal output attached to the next prompt with `#` or a drop.

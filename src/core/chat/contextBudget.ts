@@ -3,6 +3,7 @@ import { ServiceError } from '../service/errors';
 import * as l10n from '@vscode/l10n';
 import { estimateTokens } from '../service/tokenEstimate';
 import { contextTokensOf, modelLabel } from './modelLineup';
+import { formatTokens } from '../../shared/tokens';
 
 /** Tokens every message costs beyond its text (role, separators), as chat models commonly count. */
 const PER_MESSAGE_TOKENS = 4;
@@ -88,15 +89,4 @@ export function fitToContext(messages: readonly ChatMessage[], model: string): C
       )
     : undefined;
   return { ...fit, notice, error };
-}
-
-/** 12345 → "12K", 950 → "950", 1500000 → "1.5M". */
-export function formatTokens(tokens: number): string {
-  if (tokens >= 1_000_000) {
-    return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
-  }
-  if (tokens >= 1_000) {
-    return `${Math.round(tokens / 1_000)}K`;
-  }
-  return String(tokens);
 }

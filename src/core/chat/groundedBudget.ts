@@ -1,7 +1,8 @@
 import type { ChatMessage } from '../service/alphaClient';
 import * as l10n from '@vscode/l10n';
 import type { Citation } from '../service/normalize';
-import { fitToContext, formatTokens, type ContextFit } from './contextBudget';
+import { fitToContext, type ContextFit } from './contextBudget';
+import { formatTokens } from '../../shared/tokens';
 import type { ContextItem } from './conversation';
 import { groundingText, type FactSource } from './grounding';
 import { promptText } from './promptMessages';

@@ -6,15 +6,15 @@ import { modelLabel } from './encyclopediaConfig';
 export function entryView(value: LookupValue): EntryView {
   switch (value.kind) {
     case 'answer': {
-      const a = value.answer;
+      const { query, model, text, citations, unrecognised } = value.answer;
       return {
         kind: 'answer',
-        query: a.query,
-        model: a.model,
-        modelLabel: modelLabel(a.model),
-        text: a.text,
-        citations: a.citations.map((c) => ({ title: c.title, url: c.url })),
-        unrecognised: a.unrecognised,
+        query,
+        model,
+        modelLabel: modelLabel(model),
+        text,
+        citations: links(citations),
+        unrecognised,
       };
     }
     case 'article': {
@@ -27,7 +27,7 @@ export function entryView(value: LookupValue): EntryView {
         url: a.url,
         facts: a.facts.map((f) => ({ name: f.name, value: f.value })),
         media: [...a.media],
-        citations: a.citations.map((c) => ({ title: c.title, url: c.url })),
+        citations: links(a.citations),
         unrecognised: a.unrecognised,
       };
     }
@@ -38,4 +38,9 @@ export function entryView(value: LookupValue): EntryView {
         results: value.results.map((r) => ({ title: r.title, snippet: r.snippet, url: r.url })),
       };
   }
+}
+
+/** Citations as the page shows them: a title and a web address (nothing else travels to the page). */
+function links(citations: readonly { title: string; url?: string }[]): { title: string; url?: string }[] {
+  return citations.map((c) => ({ title: c.title, url: c.url }));
 }

@@ -4,9 +4,7 @@ import { fitGroundedToContext } from '../../core/chat/groundedBudget';
 import { groundQuestion } from '../../core/chat/grounding';
 import type { ChatMessage } from '../../core/service/alphaClient';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
-import { ServiceError, describeError, isAbortError } from '../../core/service/errors';
-import { abortOnCancel } from '../../host/disposables';
-import { actionCommand } from '../../host/errorActions';
+import { answerRequest } from './participantRun';
 import type { Services } from '../../host/services';
 import { resolveTarget, type AssistTarget } from '../../host/editorTarget';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
@@ -27,15 +25,13 @@ export class AlphaParticipant {
   constructor(private readonly services: Services) {}
 
   /** The chat request handler. */
-  readonly handle = async (
+  readonly handle = (
     request: ChatRequest,
     context: ChatContext,
     stream: ChatResponseStream,
     token: vscode.CancellationToken,
-  ): Promise<ChatResult> => {
-    const controller = new AbortController();
-    const link = abortOnCancel(token, controller);
-    try {
+  ): Promise<ChatResult> =>
+    answerRequest(stream, token, async (signal) => {
       const prompt = await this.promptFor(request, token);
       if (prompt === undefined) {
         stream.markdown(
@@ -53,7 +49,7 @@ export class AlphaParticipant {
       // The same rule as the chat view: the newest turns that fit the model's context, and say what was left out.
       const fit =
         request.command === 'ground'
-          ? await this.grounded(request.prompt, messages, model, stream, controller.signal)
+          ? await this.grounded(request.prompt, messages, model, stream, signal)
           : fitToContext(messages, model);
       if (fit.error) {
         throw fit.error;
@@ -62,19 +58,14 @@ export class AlphaParticipant {
         stream.markdown(noticeMarkdown(fit.notice));
       }
       stream.progress(vscode.l10n.t('Asking ALPHA…'));
-      for await (const delta of this.services.alpha.stream({ model, messages: fit.messages }, controller.signal)) {
+      for await (const delta of this.services.alpha.stream({ model, messages: fit.messages }, signal)) {
         if (token.isCancellationRequested) {
           break;
         }
         stream.markdown(delta);
       }
       return { metadata: { command: request.command, sentPrompt: prompt, notice: fit.notice } };
-    } catch (error) {
-      return failure(error, stream, token);
-    } finally {
-      link.dispose();
-    }
-  };
+    });
 
   /**
    * `/ground`: asks AXO (3 s, one attempt) and fits the request with its numbered sources, as the chat view's
@@ -154,19 +145,4 @@ export class AlphaParticipant {
     }
     return resolveTarget(editor.document, task, editor.selection, token);
   }
-}
-
-/** Ends a failed turn: quiet on cancel, the cut-off notice, or the error with its fitting button. */
-export function failure(error: unknown, stream: ChatResponseStream, token: vscode.CancellationToken): ChatResult {
-  if (token.isCancellationRequested || isAbortError(error)) {
-    return {};
-  }
-  if (error instanceof ServiceError && error.kind === 'cut') {
-    return { errorDetails: { message: vscode.l10n.t('The reply was cut off.'), responseIsIncomplete: true } };
-  }
-  const command = error instanceof ServiceError ? actionCommand(error.action) : undefined;
-  if (command) {
-    stream.button(command);
-  }
-  return { errorDetails: { message: describeError(error) } };
 }

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { citationList } from '../../core/encyclopedia/articleMarkdown';
-import { abortOnCancel } from '../../host/disposables';
 import type { Services } from '../../host/services';
-import { failure } from './alphaParticipant';
+import { answerRequest } from './participantRun';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
 import { webUrl } from '../../shared/links';
 
@@ -28,12 +27,10 @@ export class AxoParticipant {
       stream.markdown(vscode.l10n.t('Ask AXO a question, for example `@axo Who was Alan Turing?`'));
       return {};
     }
-    const controller = new AbortController();
-    const link = abortOnCancel(token, controller);
-    try {
+    return await answerRequest(stream, token, async (signal) => {
       const model = this.services.settings.encyclopediaModel;
       stream.progress(vscode.l10n.t('Looking it up in AXO ({0})…', model));
-      const answer = await this.services.axo.ask(question, model, controller.signal);
+      const answer = await this.services.axo.ask(question, model, signal);
       if (token.isCancellationRequested) {
         return {};
       }
@@ -49,10 +46,6 @@ export class AxoParticipant {
         stream.markdown(`\n\n**${vscode.l10n.t('Sources')}**\n\n${sources.join('\n')}\n`);
       }
       return { metadata: { model, citations: answer.citations.length } };
-    } catch (error) {
-      return failure(error, stream, token);
-    } finally {
-      link.dispose();
-    }
+    });
   };
 }

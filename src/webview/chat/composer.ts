@@ -9,6 +9,7 @@ import { AttachMenu, hashQuery } from './attachMenu';
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 import { chip } from './messageView';
+import { formatTokens } from '../../shared/tokens';
 
 interface VsCodeState {
   draft?: string;
@@ -18,14 +19,6 @@ interface VsCodeState {
 export interface DraftStore {
   getState(): unknown;
   setState(state: VsCodeState): void;
-}
-
-function formatTokens(tokens: number): string {
-  return tokens >= 1_000_000
-    ? `${(tokens / 1_000_000).toFixed(1)}M`
-    : tokens >= 1_000
-      ? `${Math.round(tokens / 1_000)}K`
-      : String(tokens);
 }
 
 /**

@@ -24,6 +24,7 @@ import { Scroller } from './scroller';
 import { focusSwitched } from './branchFocus';
 import { isAnnounceMode } from './spokenReply';
 import { showUsage, totalText } from './usage';
+import '../shared/base.css';
 import './chat.css';
 
 interface VsCodeApi extends DraftStore {

@@ -12,6 +12,7 @@ import { locale } from '../shared/l10n';
 import { applyTextSize } from '../shared/textSize';
 import { h, icon, iconButton, relativeTime, textButton } from '../shared/dom';
 import { renderEntry } from './entryRender';
+import '../shared/base.css';
 import './encyclopedia.css';
 
 interface VsCodeApi {

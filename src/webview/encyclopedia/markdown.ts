@@ -1,23 +1,10 @@
 import DOMPurify from 'dompurify';
-import { Marked, type Tokens } from 'marked';
+import { createMarked, escapeHtml } from '../shared/markdown';
 import { makeHostLink } from '../shared/hostLinks';
 import { isWebUrl } from '../../shared/links';
 
-/** Escapes text for HTML. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-// Raw HTML in the service's Markdown is shown as text, images become links (shown only when clicked).
-const marked = new Marked({
-  gfm: true,
-  breaks: false,
-  async: false,
-  renderer: {
-    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
-    image: ({ href, text }: Tokens.Image) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
-  },
-});
+// Images become links (shown only when clicked).
+const marked = createMarked((href, text) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`);
 
 /**
  * Renders untrusted Markdown into a fragment: raw HTML off, sanitised by DOMPurify, and every link that is not

@@ -1,23 +1,11 @@
-import { Lexer, Marked, type MarkedOptions, type Token, type Tokens, type TokensList } from 'marked';
+import { Lexer, type Token, type Tokens, type TokensList } from 'marked';
+import { createMarked, escapeHtml, MARKDOWN_OPTIONS } from '../../shared/markdown';
 
-/** Escapes text for HTML. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** The Markdown options: GitHub flavour, no raw HTML (shown as text), images as click-to-load placeholders. */
-const OPTIONS: MarkedOptions = { gfm: true, breaks: false, async: false };
-
-const marked = new Marked({
-  gfm: true,
-  breaks: false,
-  async: false,
-  renderer: {
-    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
-    image: ({ href, text }: Tokens.Image) =>
-      `<span class="image-placeholder" data-src="${escapeHtml(href)}" data-alt="${escapeHtml(text)}">${escapeHtml(text || href)}</span>`,
-  },
-});
+/** Images as click-to-load placeholders (the page loads one through the host when it is clicked). */
+const marked = createMarked(
+  (href, text) =>
+    `<span class="image-placeholder" data-src="${escapeHtml(href)}" data-alt="${escapeHtml(text)}">${escapeHtml(text || href)}</span>`,
+);
 
 /** Link definitions seen so far (`[1]: https://…`), so later blocks can use them. */
 export type LinkMap = TokensList['links'];
@@ -29,7 +17,7 @@ export function newLinkMap(): LinkMap {
 
 /** Lexes Markdown into block tokens, knowing the link definitions of earlier blocks. */
 export function lexBlocks(source: string, links: LinkMap): TokensList {
-  const lexer = new Lexer(OPTIONS);
+  const lexer = new Lexer(MARKDOWN_OPTIONS);
   Object.assign(lexer.tokens.links, links);
   return lexer.lex(source);
 }
