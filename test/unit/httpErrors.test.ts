@@ -1,5 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { errorFromResponse, errorFromTransport, messageFromBody, parseRetryAfter } from '../../src/core/service/httpErrors';
+import {
+  errorFromResponse,
+  errorFromTransport,
+  messageFromBody,
+  parseRetryAfter,
+} from '../../src/core/service/httpErrors';
 
 describe('error mapping', () => {
   it('names the chat key on 401 and offers Set Chat API Key', () => {
