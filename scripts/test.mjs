@@ -1,7 +1,8 @@
 // The one test command. Stages, in order: lint, typecheck, package, unit, exthost, ui.
 //   node scripts/test.mjs [--only lint,typecheck,package,unit,exthost,ui] [--grep PATTERN]
 // lint, typecheck and package count as one test each; the suites count their mocha tests. Prints every failure
-// with its title and error, and ends with the line `N passed, N failed`; exits 1 on any failure.
+// with its title and error, the ten slowest tests and hooks and the total time, and ends with the line
+// `N passed, N failed`; exits 1 on any failure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -13,7 +14,9 @@ const harness = join(root, 'out', 'test', 'e2e', 'harness');
 const STAGES = ['lint', 'typecheck', 'package', 'unit', 'exthost', 'ui'];
 const MINUTE = 60_000;
 
-const tally = { passed: 0, failed: 0, skipped: 0, failures: [], timings: [] };
+const tally = { passed: 0, failed: 0, skipped: 0, failures: [], timings: [], durations: [] };
+/** How many of the slowest tests (and set-up hooks) the summary lists. */
+const SLOWEST = 10;
 let current; // the running child, to stop it on Ctrl-C
 
 function parseArgs(argv) {
@@ -145,6 +148,21 @@ async function suite(stage, script, args, timeoutMs) {
     failures.push({ title: `${name} (exit ${code})`, error: lastLines(tail, 30) });
   }
   record(stage, results.passed, failures);
+  for (const { title, ms } of results.durations ?? []) {
+    tally.durations.push({ title: `${name}: ${title}`, ms });
+  }
+}
+
+/** The summary's list of the slowest tests and hooks, longest first. */
+function slowest() {
+  const top = [...tally.durations].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST);
+  if (top.length === 0) {
+    return;
+  }
+  console.log(`\nslowest ${top.length} tests and hooks:`);
+  for (const { title, ms } of top) {
+    console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${title}`);
+  }
 }
 
 function lastLines(text, count) {
@@ -258,7 +276,9 @@ async function main() {
   }
 
   console.log('\n━━ summary ━━');
-  console.log(`${tally.timings.join(' · ')} · total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  slowest();
+  console.log(`\n${tally.timings.join(' · ')}`);
+  console.log(`total time ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const failure of tally.failures) {
     console.log(`\n✗ [${failure.stage}] ${failure.title}\n  ${failure.error.replace(/\n/g, '\n  ')}`);
   }

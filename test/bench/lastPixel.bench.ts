@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
+import * as os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -19,6 +20,10 @@ const EVENTS = 5_000;
 const STREAM_MS = 250;
 const BATCH_EVERY_MS = 5;
 const RUNS = 5;
+/** Rounds of RUNS runs: each round's median must meet the target on its own. */
+const ROUNDS = 3;
+/** The machine counts as quiet when its 1-minute load average is below this at the start. */
+const QUIET_LOAD = 1;
 /** The page is done drawing when nothing changed in it for this long. */
 const QUIET_MS = 1_500;
 const TARGET_MS = 250;
@@ -178,16 +183,53 @@ async function oneRun(page: Page, streamer: Streamer, n: number): Promise<Run> {
   };
 }
 
+/** One round's figures and, when it missed, by how much. */
+function roundFigure(round: number, runs: Run[]): BenchFigure & { missed?: string } {
+  const lastPixel = median(runs.map((r) => r.lastPixelMs));
+  const longest = Math.max(...runs.map((r) => r.longestTaskMs));
+  const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
+  const misses = [
+    lastPixel > TARGET_MS ? `median ${(lastPixel - TARGET_MS).toFixed(0)} ms over` : '',
+    longest > LONG_TASK_LIMIT_MS ? `a task ${(longest - LONG_TASK_LIMIT_MS).toFixed(0)} ms over` : '',
+  ].filter(Boolean);
+  return {
+    name:
+      `round ${round}: last pixel median of ${RUNS} (runs ${list(runs.map((r) => r.lastPixelMs))} ms; chat/done ` +
+      `after ${median(runs.map((r) => r.doneMs)).toFixed(0)} ms, ${median(runs.map((r) => r.deltas)).toFixed(0)} ` +
+      `chat/delta messages), longest webview task (runs ${list(runs.map((r) => r.longestTaskMs))} ms)`,
+    value: `${lastPixel.toFixed(0)} ms, longest task ${longest.toFixed(0)} ms`,
+    target: `median ≤ ${TARGET_MS} ms, no task over ${LONG_TASK_LIMIT_MS} ms`,
+    pass: misses.length === 0,
+    missed: misses.length ? `round ${round}: ${misses.join(', ')}` : undefined,
+  };
+}
+
+/** The machine's load when the bench starts: the figures mean something only on a quiet machine. */
+function loadFigure(): BenchFigure {
+  const [one, five, fifteen] = os.loadavg();
+  const quiet = one < QUIET_LOAD;
+  return {
+    name: `load average at start (1, 5, 15 min; ${os.cpus().length} cores)`,
+    value: `${one.toFixed(2)}, ${five.toFixed(2)}, ${fifteen.toFixed(2)}${quiet ? ' (quiet)' : ' (NOT quiet: the rounds below are noise-bound; re-run quiet)'}`,
+  };
+}
+
 /**
  * The last byte to the last pixel, through the real path: a stand-in service streams a 100,000-character reply with
  * code blocks as 5,000 SSE events in about a quarter of a second to the packaged extension in code-server (SSE reader →
  * host → postMessage → the chat webview in Chromium). The figure is the time from the service's last byte to the
- * webview's last DOM change, and the webview's longest task while the reply streams and is drawn; each the median of
- * RUNS runs (one run before them warms up).
+ * webview's last DOM change, and the webview's longest task while the reply streams and is drawn. One run warms up,
+ * then ROUNDS rounds of RUNS runs: each round's median and its longest task must meet the targets, and the bench says
+ * which round missed and by how much. The load average at the start comes first (it should be below 1).
  */
 export async function run(): Promise<BenchFigure[]> {
+  const load = loadFigure();
+  console.log(`  ${load.name}: ${load.value}`);
   if (!existsSync(codeServerEntry)) {
-    return [{ name: 'code-server webview: last byte to last pixel', value: 'not run: the test host is not installed' }];
+    return [
+      load,
+      { name: 'code-server webview: last byte to last pixel', value: 'not run: the test host is not installed' },
+    ];
   }
   const packaged = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs')], {
     cwd: repoRoot,
@@ -211,25 +253,26 @@ export async function run(): Promise<BenchFigure[]> {
     const page = await newPage(browser, 'bench-last-pixel');
     await openWorkbench(page, server.workbenchUrl());
     await oneRun(page, streamer, 0);
-    const runs: Run[] = [];
-    for (let n = 1; n <= RUNS; n++) {
-      runs.push(await oneRun(page, streamer, n));
+    const rounds: ReturnType<typeof roundFigure>[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const runs: Run[] = [];
+      for (let n = 1; n <= RUNS; n++) {
+        runs.push(await oneRun(page, streamer, (round - 1) * RUNS + n));
+      }
+      rounds.push(roundFigure(round, runs));
     }
-    const lastPixel = median(runs.map((r) => r.lastPixelMs));
-    const longest = median(runs.map((r) => r.longestTaskMs));
-    const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
+    const missed = rounds.flatMap((r) => (r.missed ? [r.missed] : []));
     return [
+      load,
+      ...rounds.map(({ missed: _, ...figure }) => ({
+        ...figure,
+        name: `code-server webview, ${REPLY_CHARS.toLocaleString('en')} chars as ${EVENTS.toLocaleString('en')} SSE events in ~${STREAM_MS} ms, service's last byte to the page's last change, ${figure.name}`,
+      })),
       {
-        name: `code-server webview: ${REPLY_CHARS.toLocaleString('en')} chars as ${EVENTS.toLocaleString('en')} SSE events in ~${STREAM_MS} ms, service's last byte to the page's last change (median of ${RUNS}; runs ${list(runs.map((r) => r.lastPixelMs))} ms; chat/done reached the page after ${median(runs.map((r) => r.doneMs)).toFixed(0)} ms, ${median(runs.map((r) => r.deltas)).toFixed(0)} chat/delta messages)`,
-        value: `${lastPixel.toFixed(0)} ms`,
-        target: `≤ ${TARGET_MS} ms`,
-        pass: lastPixel <= TARGET_MS,
-      },
-      {
-        name: `code-server webview: the same, longest task in the webview (median of ${RUNS}; runs ${list(runs.map((r) => r.longestTaskMs))} ms)`,
-        value: `${longest.toFixed(0)} ms`,
-        target: `≤ ${LONG_TASK_LIMIT_MS} ms`,
-        pass: longest <= LONG_TASK_LIMIT_MS,
+        name: `last pixel: rounds that missed (of ${ROUNDS})`,
+        value: missed.length ? missed.join('; ') : 'none',
+        target: 'none',
+        pass: missed.length === 0,
       },
     ];
   } finally {

@@ -2,6 +2,7 @@ import { ServiceError } from './errors';
 import { boundedJson } from './jsonText';
 import * as l10n from '@vscode/l10n';
 import { chunkText, isEndEvent } from './replyShapes';
+import { simpleContent } from './sseContent';
 import { reportedUsage, type TokenUsage } from './usage';
 
 /** What the reader noticed but did not stop for. */
@@ -339,32 +340,6 @@ class EventReader {
 
 /** White space and RFC 7464's record separator (U+001E) before a JSON line's value. */
 const LEADING_SEPARATORS = /^[\s\u001e]+/;
-
-const SIMPLE_HEAD = '{"content":"';
-const QUOTE = 34;
-const BRACE = 125;
-/** A character that would make the string's text differ from its JSON value (or make the JSON invalid). */
-const NOT_SIMPLE = /["\\\u0000-\u001f]/;
-
-/**
- * The content of a `data:` payload (`text` from `from` to `end`) written exactly `{"content":"…"}` after one
- * optional space, whose string has no escape, quote or control character: then its JSON value is its text, so
- * JSON.parse can be skipped. Most events of a stream look like that, and parsing them was most of the reader's
- * time (see sse.bench). Anything else: undefined, and the payload goes through JSON.parse.
- */
-function simpleContent(text: string, from: number, end: number): string | undefined {
-  const at = text.charCodeAt(from) === SPACE ? from + 1 : from;
-  if (
-    end - at < SIMPLE_HEAD.length + 2 ||
-    text.charCodeAt(end - 1) !== BRACE ||
-    text.charCodeAt(end - 2) !== QUOTE ||
-    !text.startsWith(SIMPLE_HEAD, at)
-  ) {
-    return undefined;
-  }
-  const content = text.slice(at + SIMPLE_HEAD.length, end - 2);
-  return NOT_SIMPLE.test(content) ? undefined : content;
-}
 
 function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -8,7 +8,18 @@ export interface TestResults {
   passed: number;
   failed: number;
   failures: { title: string; error: string }[];
+  /** How long each test and each set-up or tear-down hook took, in milliseconds, in the order they ran. */
+  durations?: TestDuration[];
 }
+
+/** One test's or hook's time. */
+export interface TestDuration {
+  title: string;
+  ms: number;
+}
+
+/** A hook shorter than this is not listed among the durations. */
+const SLOW_HOOK_MS = 100;
 
 /** How to run a set of compiled test files. */
 export interface MochaRunOptions {
@@ -31,13 +42,31 @@ export async function runMochaFiles(files: string[], options: MochaRunOptions = 
   for (const file of files) {
     mocha.addFile(path.resolve(file));
   }
-  const results: TestResults = { passed: 0, failed: 0, failures: [] };
+  const results: TestResults = { passed: 0, failed: 0, failures: [], durations: [] };
+  const timed = (runnable: Mocha.Runnable) => {
+    if (typeof runnable.duration === 'number') {
+      results.durations?.push({ title: runnable.fullTitle(), ms: runnable.duration });
+    }
+  };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
-    runner.on('pass', () => results.passed++);
+    runner.on('pass', (test) => {
+      results.passed++;
+      timed(test);
+    });
     runner.on('fail', (test, error: unknown) => {
       results.failed++;
       results.failures.push({ title: test.fullTitle(), error: describe(error) });
+      if (test.type === 'test') {
+        timed(test);
+      }
+    });
+    // Set-up and tear-down (a code-server started, a page loaded) is time too, and often the most of it.
+    // Only the hooks that take a noticeable time: a `beforeEach` runs once per test.
+    runner.on('hook end', (hook) => {
+      if ((hook.duration ?? 0) >= SLOW_HOOK_MS) {
+        timed(hook);
+      }
     });
   });
   return results;
