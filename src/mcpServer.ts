@@ -5,18 +5,17 @@
  * bundled once, here, and loaded only when a client first asks for the server.
  */
 import { version } from '../package.json';
+import { MIN_NODE_VERSION } from './core/mcp/stdioEnv';
 import { runStdioServer } from './core/mcp/stdioServer';
 
 export { startMcpHttpServer } from './core/mcp/mcpHttpServer';
 
-/** The oldest Node the server runs on (its HTTP client, undici 7, needs it). */
-export const MIN_NODE = [20, 18, 1] as const;
-
 function nodeIsRecentEnough(running: string): boolean {
   const parts = running.replace(/^v/, '').split('.').map(Number);
-  for (let i = 0; i < MIN_NODE.length; i++) {
-    if ((parts[i] ?? 0) !== MIN_NODE[i]) {
-      return (parts[i] ?? 0) > MIN_NODE[i];
+  const least = MIN_NODE_VERSION.split('.').map(Number);
+  for (let i = 0; i < least.length; i++) {
+    if ((parts[i] ?? 0) !== least[i]) {
+      return (parts[i] ?? 0) > least[i];
     }
   }
   return true;
@@ -24,7 +23,7 @@ function nodeIsRecentEnough(running: string): boolean {
 
 if (require.main === module) {
   if (!nodeIsRecentEnough(process.version)) {
-    process.stderr.write(`The AXO MCP server needs Node ${MIN_NODE.join('.')} or later; this is ${process.version}.\n`);
+    process.stderr.write(`The AXO MCP server needs Node ${MIN_NODE_VERSION} or later; this is ${process.version}.\n`);
     process.exit(1);
   }
   runStdioServer({ version }).then(

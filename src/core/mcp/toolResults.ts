@@ -15,8 +15,8 @@ const MAX_SOURCES = 10;
 
 /** Control characters but line feed and tab, and the bidirectional overrides and isolates. */
 const INVISIBLE = /[^\P{Cc}\n\t]|[\u202A-\u202E\u2066-\u2069]/gu;
-/** An inline link or image `[text](target)`; the target has no `)` or line break. */
-const INLINE_LINK = /\[([^\]\n]*)\]\(([^)\n]*)\)/g;
+/** An inline link or image `[text](target)`; the target has no line break, and parentheses only one deep. */
+const INLINE_LINK = /\[([^\]\n]*)\]\(((?:[^()\n]|\([^()\n]*\))*)\)/g;
 /** A link reference definition `[label]: target` at the start of a line. */
 const LINK_DEFINITION = /^( {0,3}\[[^\]\n]*\]:)[ \t]*(\S+)/gm;
 
@@ -38,9 +38,9 @@ export function inertText(text: string): string {
     .trim();
 }
 
-/** One line of plain text from the service, inert and escaped for a Markdown line. */
+/** One line of plain text from the service, inert and escaped for a Markdown line (`<` as `&lt;`, as in text). */
 function inertLine(text: string): string {
-  return escapeInline(text.replace(INVISIBLE, ''));
+  return escapeInline(text.replace(INVISIBLE, '').replace(/</g, '&lt;'));
 }
 
 /** `[n] Title — URL` lines, the URL only when it is http(s). */
