@@ -3,7 +3,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import tseslint from 'typescript-eslint';
 
 /** The feature folders under src/features: none imports another. */
-const FEATURES = ['assist', 'chat', 'encyclopedia', 'keys', 'nativeChat', 'status'];
+const FEATURES = ['assist', 'chat', 'encyclopedia', 'keys', 'nativeChat', 'status', 'tools'];
 /** The webview folders under src/webview besides shared: none imports another. */
 const PAGES = ['chat', 'encyclopedia'];
 /** Everything in src that is not the given folders (globs relative to the repository). */
@@ -141,6 +141,8 @@ export default tseslint.config(
   // The trust store reads the CA files the user names (NODE_EXTRA_CA_CERTS, http.systemCertificates' fallbacks).
   ...moduleRules('src/core/net/trust.ts', [VSCODE_IN_CORE, CHILD_PROCESS]),
   ...moduleRules(STORAGE, [VSCODE_IN_CORE, CHILD_PROCESS, NETWORK]),
+  // The in-editor MCP server listens on 127.0.0.1 (node:http): the one file outside src/core/net that takes connections.
+  ...moduleRules('src/core/mcp/mcpHttpServer.ts', [VSCODE_IN_CORE, CHILD_PROCESS, FILES]),
   ...moduleRules('src/shared/**/*.ts', [
     { names: ['vscode'], message: 'src/shared runs in the host and in the webviews.' },
     { regex: '^node:', message: 'src/shared runs in the webviews too.' },

@@ -10,6 +10,7 @@ import { createEncyclopediaStore, registerEncyclopedia } from './features/encycl
 import { registerKeys } from './features/keys/registerKeys';
 import { registerNativeChat } from './features/nativeChat/registerNativeChat';
 import { StatusBar } from './features/status/statusBar';
+import { registerTools } from './features/tools/registerTools';
 import { HostLogger } from './host/logger';
 import { SecretStore } from './host/secretStore';
 import type { Services } from './host/services';
@@ -54,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // Assistance hands its answers to the chat through the chat's own entry, not the public alpha.chat.ask.
   registerAssist(services, chat.entry);
   registerNativeChat(services);
+  registerTools(services);
   const statusBar = new StatusBar(services);
   context.subscriptions.push(
     statusBar,

@@ -18,6 +18,15 @@ export class Settings {
     return info?.globalValue ?? info?.defaultValue;
   }
 
+  /**
+   * `alphaAxo.agentTools.enabled`: the AXO tools and MCP server for agents. From the user's settings only (application
+   * scope): a repository may not turn on what reaches the service.
+   */
+  get agentToolsEnabled(): boolean {
+    const info = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('agentTools.enabled');
+    return (info?.globalValue ?? info?.defaultValue ?? true) !== false;
+  }
+
   get chatModel(): string {
     return this.read('chat.model', 'alpha').trim() || 'alpha';
   }

@@ -1,4 +1,5 @@
 import { findArticle, rankArticles, snippetOf } from './axoSearch';
+import { hostileAnswer, hostileArticle, hostileSearch } from './axoHostile';
 import { stripFaultDirective } from './chatContent';
 import type { RequestContext } from './context';
 import type { CorpusArticle } from './corpus';
@@ -30,6 +31,10 @@ export async function handleAsk(ctx: RequestContext): Promise<void> {
   const model = ctx.url.searchParams.get('model') ?? 'axo';
   if (!AXO_MODELS.includes(model)) {
     ctx.sendError(404, `Model '${model}' not found`, 'model_not_found');
+    return;
+  }
+  if (pick(ctx, ['hostile'])) {
+    await ctx.sendBody('application/json', JSON.stringify(hostileAnswer(model)));
     return;
   }
   const matches = rankArticles(q).slice(0, MAX_SOURCES);
@@ -67,6 +72,10 @@ export async function handleSearch(ctx: RequestContext): Promise<void> {
     ctx.sendError(400, "Missing query parameter 'q'", 'invalid_request');
     return;
   }
+  if (pick(ctx, ['hostile'])) {
+    await ctx.sendBody('application/json', JSON.stringify(hostileSearch()));
+    return;
+  }
   const results = rankArticles(q)
     .slice(0, MAX_RESULTS)
     .map((a) => ({ title: a.title, snippet: snippetOf(a), url: a.url }));
@@ -80,6 +89,10 @@ export async function handleArticle(ctx: RequestContext): Promise<void> {
   const title = param(ctx, 'title');
   if (title === '') {
     ctx.sendError(400, "Missing query parameter 'title'", 'invalid_request');
+    return;
+  }
+  if (pick(ctx, ['hostile'])) {
+    await ctx.sendBody('application/json', JSON.stringify(hostileArticle(title)));
     return;
   }
   const article = findArticle(title);

@@ -117,8 +117,9 @@ describe('localisation', () => {
         value.forEach((item, i) => visit(item, `${at}[${i}]`));
       } else if (value && typeof value === 'object') {
         for (const [key, inner] of Object.entries(value)) {
-          // Setting defaults are data (stored in users' settings as they are), not labels.
-          if (key !== 'default') {
+          // Setting defaults are data (stored in users' settings as they are), not labels; a tool's input schema is
+          // told to language models, as its modelDescription is (the same English the MCP server gives them).
+          if (key !== 'default' && key !== 'inputSchema') {
             visit(inner, `${at}.${key}`);
           }
         }

@@ -12,8 +12,9 @@ interface SnapshotJson {
 }
 
 /**
- * The cache persisted as one JSON file (in the extension's global storage). Written to a temporary file and
- * renamed, so a crash never leaves half a file; a missing, corrupt or foreign file reads as empty.
+ * The cache persisted as one JSON file (in the extension's global storage, or the stdio MCP server's cache folder).
+ * Written to a temporary file (`0600`, in a folder created `0700`: it holds what the user looked up) and renamed, so
+ * a crash never leaves half a file; a missing, corrupt or foreign file reads as empty.
  */
 export class CacheSnapshotFile<V> {
   constructor(
@@ -56,17 +57,17 @@ export class CacheSnapshotFile<V> {
 
   /** Writes the entries (replacing the file). */
   async save(entries: CacheEntry<V>[], now = Date.now()): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = `${this.path}.${process.pid}.${now}.tmp`;
-    await writeFile(temp, serialize(entries, now), 'utf8');
+    await writeFile(temp, serialize(entries, now), { encoding: 'utf8', mode: 0o600 });
     await rename(temp, this.path);
   }
 
   /** Writes the entries synchronously (when the extension shuts down and cannot wait). */
   saveSync(entries: CacheEntry<V>[], now = Date.now()): void {
-    mkdirSync(dirname(this.path), { recursive: true });
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = `${this.path}.${process.pid}.${now}.tmp`;
-    writeFileSync(temp, serialize(entries, now), 'utf8');
+    writeFileSync(temp, serialize(entries, now), { encoding: 'utf8', mode: 0o600 });
     renameSync(temp, this.path);
   }
 

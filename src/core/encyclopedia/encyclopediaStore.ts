@@ -46,6 +46,8 @@ const UNREACHABLE = new Set(['network', 'timeout', 'tls', 'server', 'rateLimited
  */
 export class EncyclopediaStore {
   readonly cache: LookupCache<LookupValue>;
+  /** What agents' tool calls fetched: no hover terms, never persisted (the user did not look it up). */
+  private readonly toolCache: LookupCache<LookupValue>;
   readonly index = new TermIndex();
   private readonly phrasesOf = new Map<string, string[]>();
   private readonly hoverMemo = new Map<string, string | undefined>();
@@ -56,11 +58,18 @@ export class EncyclopediaStore {
   private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EncyclopediaStoreOptions) {
+    const staleOnError = (e: unknown) => e instanceof ServiceError && UNREACHABLE.has(e.kind);
     this.cache = new LookupCache<LookupValue>({
       capacity: options.capacity ?? 2000,
       ttlMs: options.ttlMs,
       now: options.now,
-      staleOnError: (e) => e instanceof ServiceError && UNREACHABLE.has(e.kind),
+      staleOnError,
+    });
+    this.toolCache = new LookupCache<LookupValue>({
+      capacity: 200,
+      ttlMs: options.ttlMs,
+      now: options.now,
+      staleOnError,
     });
     this.cache.listen({
       onSet: (entry) => this.indexEntry(entry),
@@ -102,6 +111,21 @@ export class EncyclopediaStore {
       }
     }
     return result;
+  }
+
+  /**
+   * Looks a request up for an agent's tool call: a fresh result of the user's own lookups comes from their cache;
+   * anything else through the tools' cache, which adds no hover term and is not persisted. Same normalisation and
+   * sharing of identical requests in flight as `lookup`.
+   */
+  async lookupForTool(request: LookupRequest, signal?: AbortSignal): Promise<LookupValue> {
+    await this.ensureLoaded();
+    const key = lookupKey(request);
+    const own = this.cache.fresh(key);
+    if (own) {
+      return own.value;
+    }
+    return (await this.toolCache.fetch(key, (inner) => this.fetchValue(request, inner), { signal })).value;
   }
 
   /** The hover for the looked-up phrase covering `character` in `line`, from memory only. */
@@ -148,6 +172,7 @@ export class EncyclopediaStore {
   async clear(): Promise<void> {
     await this.ensureLoaded();
     this.cache.clear();
+    this.toolCache.clear();
     this.cancelSave();
     this.dirty = false;
     await this.saving;
@@ -176,6 +201,7 @@ export class EncyclopediaStore {
   dispose(): void {
     this.cancelSave();
     this.cache.abortAll();
+    this.toolCache.abortAll();
     if (this.dirty && this.options.file) {
       this.dirty = false;
       try {

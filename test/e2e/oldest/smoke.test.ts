@@ -53,6 +53,8 @@ describe('the oldest VS Code we claim', function () {
       'the extension did not log its activation',
     );
     assert.match(log, /Native chat: this VS Code has no language model provider API/);
+    assert.match(log, /Agent tools: this VS Code has no language model tool API/);
+    assert.match(log, /Agent tools: this VS Code has no MCP server definition API/);
     assert.doesNotMatch(log, /\[error\]/);
   });
 

@@ -1,0 +1,124 @@
+import { ServiceError, describeError, isAbortError } from '../service/errors';
+import { clip, cleanText, type LookupRequest, type LookupValue } from '../encyclopedia/lookupTypes';
+import { toolSpec, type AxoToolName } from './axoToolSpecs';
+import { answerResult, articleResult, searchResult } from './toolResults';
+
+/** What a tool call gives back: text for the model, and whether it reports a failure. */
+export interface ToolOutcome {
+  text: string;
+  isError: boolean;
+}
+
+/** Where the lookups of the tools come from, and how a missing key is set where they run. */
+export interface ToolLookups {
+  /** Looks a request up through the cache (normalised, keys scrubbed); rejects with a ServiceError. */
+  lookup(request: LookupRequest, signal: AbortSignal): Promise<LookupValue>;
+  /** The encyclopedia model `axo_ask` asks. */
+  model(): string;
+  /** The article a question names among the user's own looked-up terms, if any (inside VS Code). */
+  aboutArticle?(question: string): string | undefined;
+  /**
+   * How the user sets the encyclopedia key where the tools run: "the command “AXO: Set Encyclopedia API Key”"
+   * inside VS Code, "the AXO_API_KEY environment variable …" for the stdio server.
+   */
+  keyAdvice: string;
+}
+
+/** A tool's input checked: its one string, trimmed; or the sentence saying what is wrong with it. */
+export function checkToolInput(name: string, input: unknown): { value: string } | { problem: string } {
+  const spec = toolSpec(name);
+  if (!spec) {
+    return { problem: `There is no AXO tool named “${clip(String(name), 60)}”.` };
+  }
+  const raw = (input as Record<string, unknown> | null | undefined)?.[spec.argument];
+  if (typeof raw !== 'string' || !raw.trim()) {
+    return { problem: `${spec.name} needs a non-empty “${spec.argument}” string.` };
+  }
+  if (raw.length > spec.maxLength) {
+    return {
+      problem: `The ${spec.argument} is ${raw.length} characters long; ${spec.name} takes at most ${spec.maxLength}.`,
+    };
+  }
+  return { value: cleanText(raw) };
+}
+
+/**
+ * Runs the three AXO tools for any caller (VS Code's tools, the MCP server in the extension host, the stdio server):
+ * checks the input, looks it up, and turns the result, or the failure, into text the calling model can pass on.
+ * Never throws and never returns a stack: a failure is one sentence.
+ */
+export class AxoToolRunner {
+  constructor(private readonly lookups: ToolLookups) {}
+
+  /** What the tool is doing, for progress: `Looking up “Alan Turing” in AXO`. */
+  invocationMessage(name: string, input: unknown): string {
+    const checked = checkToolInput(name, input);
+    const what = 'value' in checked ? `“${clip(checked.value, 80)}”` : 'that';
+    return name === 'axo_search' ? `Searching AXO for ${what}` : `Looking up ${what} in AXO`;
+  }
+
+  /** Runs a tool; an aborted `signal` aborts the request. */
+  async run(name: string, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
+    const checked = checkToolInput(name, input);
+    if ('problem' in checked) {
+      return { text: checked.problem, isError: true };
+    }
+    try {
+      const text = await this.lookUp(name as AxoToolName, checked.value, signal);
+      return { text, isError: false };
+    } catch (error) {
+      return { text: this.failure(error, signal), isError: true };
+    }
+  }
+
+  private async lookUp(name: AxoToolName, value: string, signal: AbortSignal): Promise<string> {
+    switch (name) {
+      case 'axo_ask': {
+        const result = await this.lookups.lookup({ kind: 'ask', query: value, model: this.lookups.model() }, signal);
+        return result.kind === 'answer' ? answerResult(result.answer, this.lookups.aboutArticle?.(value)) : '';
+      }
+      case 'axo_search': {
+        const result = await this.lookups.lookup({ kind: 'search', query: value }, signal);
+        return result.kind === 'search' ? searchResult(value, result.results) : '';
+      }
+      case 'axo_article': {
+        const result = await this.lookups.lookup({ kind: 'article', title: value }, signal);
+        return result.kind === 'article' ? articleResult(result.article) : '';
+      }
+    }
+  }
+
+  /** One sentence for a failure: what went wrong and what the user can do. */
+  private failure(error: unknown, signal: AbortSignal): string {
+    if (signal.aborted || isAbortError(error)) {
+      return 'The AXO lookup was cancelled.';
+    }
+    if (!(error instanceof ServiceError)) {
+      return `AXO could not answer: ${oneLine(describeError(error))}`;
+    }
+    const status = error.status === undefined ? '' : ` (HTTP ${error.status})`;
+    switch (error.kind) {
+      case 'missingKey':
+        return `AXO is not set up: no encyclopedia API key is set. The user can set one with ${this.lookups.keyAdvice}.`;
+      case 'badKey':
+      case 'forbidden':
+        return `AXO rejected the encyclopedia API key${status}. The user can set a valid one with ${this.lookups.keyAdvice}.`;
+      case 'rateLimited':
+        return error.retryAfterSeconds === undefined
+          ? `AXO is limiting requests${status}: try again in a minute.`
+          : `AXO is limiting requests${status}: try again in ${error.retryAfterSeconds} seconds.`;
+      case 'timeout':
+        return `AXO did not answer in time: ${oneLine(error.message)}`;
+      case 'notFound':
+        return `AXO has no such entry${status}: for an article, find its exact title with axo_search first.`;
+      default:
+        return `AXO could not answer: ${oneLine(error.message)}`;
+    }
+  }
+}
+
+/** A message on one line, bounded, so a failure is a sentence and never a dump. */
+function oneLine(message: string): string {
+  const line = clip(cleanText(message), 300);
+  return /[.!?…]$/.test(line) ? line : `${line}.`;
+}

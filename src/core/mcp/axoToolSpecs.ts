@@ -1,0 +1,99 @@
+/*
+ * The three AXO tools as agents see them: names, what the model is told, and their inputs. The same specs back the
+ * tools VS Code's chat calls (`contributes.languageModelTools` in package.json repeats them: a unit test checks that
+ * both agree) and the MCP server's tools, inside VS Code and over stdio.
+ */
+
+/** The tools' names: the same in VS Code's tool list and in the MCP server's. */
+export const AXO_TOOL_NAMES = ['axo_ask', 'axo_search', 'axo_article'] as const;
+
+/** One of the tools' names. */
+export type AxoToolName = (typeof AXO_TOOL_NAMES)[number];
+
+/** Longest question `axo_ask` takes (characters). */
+export const MAX_QUESTION_LENGTH = 500;
+/** Longest search terms `axo_search` takes. */
+export const MAX_QUERY_LENGTH = 200;
+/** Longest title `axo_article` takes. */
+export const MAX_TITLE_LENGTH = 300;
+
+/**
+ * How many characters an `axo_article` result holds at most (about 3,000 tokens): the result counts against the
+ * calling model's context. Past it the article's text is cut at a paragraph, then the facts table's rows, and the
+ * result ends with a line saying what was cut.
+ */
+export const ARTICLE_BUDGET_CHARS = 12_000;
+
+/** Most search results listed; each snippet is one line of at most `SNIPPET_LENGTH` characters. */
+export const MAX_SEARCH_RESULTS = 10;
+/** Longest snippet of a search result. */
+export const SNIPPET_LENGTH = 200;
+
+/** What a tool is called with: its one string argument. */
+export interface AxoToolSpec {
+  name: AxoToolName;
+  /** The one input property. */
+  argument: 'question' | 'query' | 'title';
+  maxLength: number;
+  /** Told to the calling model: when to use the tool and what comes back. */
+  modelDescription: string;
+  /** Told to the model about the argument. */
+  argumentDescription: string;
+}
+
+/** The three tools, in the order they are listed. */
+export const AXO_TOOL_SPECS: readonly AxoToolSpec[] = [
+  {
+    name: 'axo_ask',
+    argument: 'question',
+    maxLength: MAX_QUESTION_LENGTH,
+    modelDescription:
+      'Ask the AXO encyclopedia a factual question (people, places, history, science, definitions) and get a short ' +
+      'cited answer. Use it when the user needs an outside fact you are not sure of, or wants a source for one. ' +
+      'Returns the answer text, then its sources as a numbered list (title and URL) to cite as [1], [2], and the ' +
+      'article the answer is about when one can be told. Not for code, files or anything in the workspace.',
+    argumentDescription: 'The question in plain words, for example "When was Alan Turing born?".',
+  },
+  {
+    name: 'axo_search',
+    argument: 'query',
+    maxLength: MAX_QUERY_LENGTH,
+    modelDescription:
+      'Search the AXO encyclopedia for articles matching some terms. Use it to find the exact title of an article ' +
+      'before reading it with axo_article, or to see what the encyclopedia has on a subject. Returns up to 10 ' +
+      'article titles, best match first, each with a one-line snippet and its URL.',
+    argumentDescription: 'Search terms, for example "Turing machine".',
+  },
+  {
+    name: 'axo_article',
+    argument: 'title',
+    maxLength: MAX_TITLE_LENGTH,
+    modelDescription:
+      'Read one AXO encyclopedia article by its exact title (find titles with axo_search). Returns the article ' +
+      'text as Markdown and its structured facts as a table, with its URL to cite. The result is at most 12,000 ' +
+      'characters: a longer article is cut at a paragraph (facts rows after that) and the result says so.',
+    argumentDescription: 'The exact article title, for example "Alan Turing".',
+  },
+];
+
+/** The spec of a tool by name, or undefined for a name that is not one of ours. */
+export function toolSpec(name: string): AxoToolSpec | undefined {
+  return AXO_TOOL_SPECS.find((spec) => spec.name === name);
+}
+
+/** A tool's input schema (JSON Schema): one required string with a length bound, nothing else. */
+export function inputSchema(spec: AxoToolSpec): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      [spec.argument]: {
+        type: 'string',
+        minLength: 1,
+        maxLength: spec.maxLength,
+        description: spec.argumentDescription,
+      },
+    },
+    required: [spec.argument],
+    additionalProperties: false,
+  };
+}
