@@ -22,6 +22,7 @@ import {
   messageView,
   messageViews,
   modelViews,
+  otherVersionsUsage,
   summaryView,
   usageView,
   type ArticlePlaces,
@@ -375,6 +376,7 @@ export class ChatController extends DisposableOwner {
       hasSelection: this.hasSelection,
       groundWithAxo: this.chat.groundWithAxo,
       historyScope: this.historyScope,
+      otherVersions: otherVersionsUsage(conversation, this.services.settings.chatPrices),
     };
   }
 }

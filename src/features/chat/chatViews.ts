@@ -110,6 +110,20 @@ export function sourceView(citation: Citation, target: SourceTarget): SourceView
   return target.kind === 'web' ? { title, kind: 'web', url: target.url } : { title, kind: target.kind };
 }
 
+/**
+ * The usage of the replies off the path shown, each as the page shows a reply's (the running total adds them);
+ * undefined when the conversation has no other versions.
+ */
+export function otherVersionsUsage(conversation: Conversation, prices: Prices = {}): UsageView[] | undefined {
+  if (!conversation.branches?.length) {
+    return undefined;
+  }
+  return conversation.branches.flatMap((m) => {
+    const view = m.role === 'assistant' ? usageView(m.usage, prices) : undefined;
+    return view ? [view] : [];
+  });
+}
+
 /** The messages of a conversation as views. */
 export function messageViews(
   conversation: Conversation,
