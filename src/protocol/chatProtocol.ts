@@ -171,6 +171,12 @@ export interface ChatStateView {
   groundWithAxo: boolean;
   /** The list's filter, remembered per window; absent in a window without a workspace (the list shows all). */
   historyScope?: HistoryScope;
+  /**
+   * The usage of each reply off the path shown (other versions of regenerated replies, and the replies after an
+   * edited prompt's other versions): the running total counts every reply the service was asked for. Present (maybe
+   * empty) only when the conversation has other versions.
+   */
+  otherVersions?: UsageView[];
 }
 
 /** Messages the host sends to the page. */

@@ -39,7 +39,8 @@ export async function handleAsk(ctx: RequestContext): Promise<void> {
   }
   const matches = rankArticles(q).slice(0, MAX_SOURCES);
   const answer = matches.length === 0 ? '' : answerText(matches[0], model);
-  const refs = matches.map((a) => ({ title: a.title, url: a.url }));
+  const siteNames = ctx.shapes.includes('site-titles');
+  const refs = matches.map((a, i) => ({ title: siteNames ? siteTitle(a.title, i) : a.title, url: a.url }));
   let value: unknown;
   switch (pick(ctx, ['text', 'content', 'summary'])) {
     case 'text':
@@ -55,6 +56,15 @@ export async function handleAsk(ctx: RequestContext): Promise<void> {
       value = { answer, model, sources: refs };
   }
   await ctx.sendBody('application/json', JSON.stringify(value));
+}
+
+/**
+ * A source's title as web pages title themselves (the `site-titles` shape): with the site's name after or before it,
+ * a different separator for each source ("Alan Turing - AXO Encyclopedia", "AXO Encyclopedia: …", "… | AXO").
+ */
+function siteTitle(title: string, index: number): string {
+  const forms = [`${title} - AXO Encyclopedia`, `AXO Encyclopedia: ${title}`, `${title} | AXO`];
+  return forms[index % forms.length];
 }
 
 function answerText(article: CorpusArticle, model: string): string {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { ChatRequest } from '../../src/core/service/alphaClient';
+import type { ChatRequest, UsageListener } from '../../src/core/service/alphaClient';
+import type { TokenUsage } from '../../src/core/service/usage';
 import { ChatState } from '../../src/core/chat/chatState';
 import type {
   ChatStateListener,
@@ -36,6 +37,8 @@ class ScriptedSource implements ReplySource {
   readonly requests: ChatRequest[] = [];
   held = false;
   failWith: Error | undefined;
+  /** The usage the service reports for each reply, before its text; none by default (then it is estimated). */
+  report: TokenUsage | undefined;
   private gate = deferred();
 
   constructor(public pieces: string[] = ['Hello', ', world.']) {}
@@ -46,8 +49,15 @@ class ScriptedSource implements ReplySource {
     this.gate = deferred();
   }
 
-  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
+  async *stream(
+    request: ChatRequest,
+    signal?: AbortSignal,
+    onUsage?: UsageListener,
+  ): AsyncGenerator<string, void, undefined> {
     this.requests.push(request);
+    if (this.report) {
+      onUsage?.(this.report);
+    }
     for (const [i, piece] of this.pieces.entries()) {
       if (i === 1 && this.held) {
         await Promise.race([this.gate.promise, aborted(signal)]);
@@ -343,6 +353,36 @@ describe('chat state (src/core/chat/chatState)', () => {
     assert.deepEqual(shape(holder.conversation.branches ?? []), ['ALPHA (done): Hello, world.']);
     assert.deepEqual(source.requests[1].messages, source.requests[0].messages);
     assert.deepEqual(branchPlaces(holder.conversation).get(holder.conversation.messages[1].id), { index: 2, count: 2 });
+  });
+
+  it('regenerate: every version keeps its usage, one without text that the service reported too', async () => {
+    const { state, holder, source } = setup();
+    await state.send('Name a colour');
+    source.pieces = ['Blue', '.'];
+    await state.regenerate();
+    // A version that got no text, though the service reported what the request took: it was billed.
+    source.pieces = [];
+    source.report = { input: 50, output: 0 };
+    await state.regenerate();
+    source.pieces = ['Green.'];
+    source.report = undefined;
+    await state.regenerate();
+    const conversation = holder.conversation;
+    const replies = [...conversation.messages, ...(conversation.branches ?? [])].filter((m) => m.role === 'assistant');
+    assert.deepEqual(
+      replies.map((m) => [m.content, m.usage?.reported === true]),
+      [
+        ['Green.', false],
+        ['Hello, world.', false],
+        ['Blue.', false],
+        ['', true],
+      ],
+    );
+    assert.ok(
+      replies.every((m) => m.usage && m.usage.input > 0),
+      'every version the service was asked for counts',
+    );
+    assert.deepEqual(conversation.branches?.at(-1)?.usage, { input: 50, output: 0, reported: true });
   });
 
   it('regenerate an earlier reply: what followed it stays in its branch; the request ends at its prompt', async () => {

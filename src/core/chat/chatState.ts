@@ -133,7 +133,8 @@ export class ChatState {
       }
       const old = messages[index];
       const at = newVersionTime(conversation, index);
-      if (old && index === messages.length - 1 && !old.content.trim()) {
+      // A reply that got nothing goes; one the service reported usage for stays a version: the total counts it.
+      if (old && index === messages.length - 1 && !old.content.trim() && !old.usage) {
         messages.pop();
       } else {
         leavePath(conversation, index);

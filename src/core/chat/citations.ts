@@ -11,12 +11,38 @@ import { hasCredentials, WEB_LINK_SCHEMES } from '../../shared/links';
 export type SourceTarget = { kind: 'article'; title: string } | { kind: 'web'; url: string } | { kind: 'none' };
 
 /**
- * The rule for "is this an AXO article": a citation without a URL is one (AXO cites its own articles by title),
- * and so is one whose URL's origin is among `articleOrigins`, the origins the encyclopedia serves its articles
- * from (the service's base URL and the origins of article URLs it has returned). Any other http(s) URL is a web
- * page; anything else (`javascript:`, `file:`, a URL with a user name) opens nothing.
+ * The article URLs the encyclopedia has returned (its article and search answers, as its cache holds them: see
+ * `ArticleUrls`): their origins serve articles, and a source at one of them is that article.
  */
-export function sourceTarget(citation: Citation, articleOrigins: Iterable<string>): SourceTarget {
+export interface KnownArticleUrls {
+  /** The origins of the article URLs the encyclopedia returned. */
+  origins(): Iterable<string>;
+  /** The title of the article the encyclopedia returned at `href` (a URL as `URL.href` writes it), if any. */
+  titleAt(href: string): string | undefined;
+}
+
+/**
+ * What separates a page's title from its site's name, either side: "Alan Turing - Wikipedia", "Alan Turing |
+ * Britannica", "Alan Turing — AXO", "AXO Encyclopedia: Alan Turing" (and the en dash many sites use).
+ */
+const SITE_SEPARATORS: readonly string[] = [' - ', ' | ', ' — ', ' – ', ': '];
+
+/** Titles longer than this are matched whole only (no site name is looked for in them). */
+const SITE_TITLE_MAX_CHARS = 300;
+
+/**
+ * The rule for "is this an AXO article", and which one: a citation without a URL is one (AXO cites its own articles
+ * by title); so is one whose URL's last path segment names its title, with or without a site name (`namedArticle`:
+ * "Alan Turing - Wikipedia" at `…/wiki/Alan_Turing` is the article "Alan Turing"); so is a URL the encyclopedia
+ * returned for an article (`known`: that article), and one whose origin is among `articleOrigins`, the origins the
+ * encyclopedia serves its articles from (see `articleOriginsOf`). Any other http(s) URL is a web page; anything else
+ * (`javascript:`, `file:`, a URL with a user name) opens nothing.
+ */
+export function sourceTarget(
+  citation: Citation,
+  articleOrigins: Iterable<string>,
+  known?: KnownArticleUrls,
+): SourceTarget {
   const title = citation.title.trim();
   if (!citation.url?.trim()) {
     return title ? { kind: 'article', title } : { kind: 'none' };
@@ -30,6 +56,10 @@ export function sourceTarget(citation: Citation, articleOrigins: Iterable<string
   if (!WEB_LINK_SCHEMES.includes(parsed.protocol) || hasCredentials(parsed)) {
     return { kind: 'none' };
   }
+  const named = namedArticle(citation) ?? known?.titleAt(parsed.href);
+  if (named) {
+    return { kind: 'article', title: named };
+  }
   const origins = new Set([...articleOrigins].map(originOf).filter((o): o is string => o !== undefined));
   if (origins.has(parsed.origin) && title && title !== citation.url) {
     return { kind: 'article', title };
@@ -37,35 +67,90 @@ export function sourceTarget(citation: Citation, articleOrigins: Iterable<string
   return { kind: 'web', url: parsed.href };
 }
 
+/** How each of a reply's sources opens: `sourceTarget` with the origins `articleOriginsOf` finds, worked out once. */
+export function sourceTargets(
+  sources: readonly Citation[],
+  baseUrl: string | undefined,
+  known?: KnownArticleUrls,
+): SourceTarget[] {
+  const origins = articleOriginsOf(sources, baseUrl, known);
+  return sources.map((source) => sourceTarget(source, origins, known));
+}
+
 /**
- * The origins the encyclopedia serves its articles from, as far as a reply's sources show: the service's own
- * (`baseUrl`), and the origin of every source whose URL's last path segment names its own title (`/wiki/Alan_Turing`
- * for "Alan Turing", spaces as `_` or `%20`), which is how an encyclopedia links its articles. Another source on
- * such an origin is an article too.
+ * The origins the encyclopedia serves its articles from, as far as is known: the service's own (`baseUrl`), the
+ * origins of the article URLs it returned (`known`), and the origin of every source whose URL's last path segment
+ * names its own title (`namedArticle`), which is how an encyclopedia links its articles. Another source on such an
+ * origin is an article too.
  */
-export function articleOriginsOf(sources: readonly Citation[], baseUrl: string | undefined): string[] {
+export function articleOriginsOf(
+  sources: readonly Citation[],
+  baseUrl: string | undefined,
+  known?: KnownArticleUrls,
+): string[] {
   const origins = new Set<string>();
   const base = baseUrl ? originOf(baseUrl) : undefined;
   if (base) {
     origins.add(base);
   }
+  for (const origin of known?.origins() ?? []) {
+    origins.add(origin);
+  }
   for (const source of sources) {
     const url = parseUrl(source.url);
-    const last = url?.pathname.split('/').filter(Boolean).at(-1);
-    if (!url || !last) {
-      continue;
-    }
-    let named: string;
-    try {
-      named = decodeURIComponent(last).replace(/_/g, ' ').trim().toLowerCase();
-    } catch {
-      continue;
-    }
-    if (named && named === source.title.trim().toLowerCase()) {
+    if (url && namedArticle(source)) {
       origins.add(url.origin);
     }
   }
   return [...origins];
+}
+
+/**
+ * The article a source's URL names, when its last path segment (`_` and `%20` as spaces, case and runs of white space
+ * ignored) is the source's title, or the title without a site name before or after it (`SITE_SEPARATORS`):
+ * "Alan Turing", "Alan Turing - Wikipedia", "AXO Encyclopedia: Alan Turing" at `…/wiki/Alan_Turing` all name
+ * "Alan Turing". The part of the title that matched, as the title writes it; undefined when none does.
+ */
+export function namedArticle(citation: Citation): string | undefined {
+  const url = parseUrl(citation.url);
+  const last = url?.pathname.split('/').filter(Boolean).at(-1);
+  if (!last) {
+    return undefined;
+  }
+  let named: string;
+  try {
+    named = fold(decodeURIComponent(last).replace(/_/g, ' '));
+  } catch {
+    return undefined;
+  }
+  const title = citation.title.replace(/\s+/g, ' ').trim();
+  if (!named || !title) {
+    return undefined;
+  }
+  if (fold(title) === named) {
+    return title;
+  }
+  return title.length > SITE_TITLE_MAX_CHARS ? undefined : siteTitlePart(title, named);
+}
+
+/** The part of `title` before or after one of its site separators that folds to `named`. */
+function siteTitlePart(title: string, named: string): string | undefined {
+  for (const separator of SITE_SEPARATORS) {
+    for (let at = title.indexOf(separator); at >= 0; at = title.indexOf(separator, at + 1)) {
+      for (const part of [title.slice(0, at), title.slice(at + separator.length)]) {
+        const trimmed = part.trim();
+        if (trimmed && fold(trimmed) === named) {
+          return trimmed;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Text as titles compare: runs of white space as one space, trimmed, lower case. */
+function fold(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 function parseUrl(url: string | undefined): URL | undefined {

@@ -72,3 +72,21 @@ function sourceFootnote(source: Citation, n: number, label: string): string {
   const url = webUrl(source.url);
   return `[^${label}-${n}]: ${title || url || '?'}${url && url !== source.title ? ` <${url}>` : ''}`;
 }
+
+/**
+ * A reply as "ALPHA: Open Reply as Text" shows it, as the chat shows it: the text that arrived and then, when it
+ * ended in an error, the error's sentence, quoted so it is not read as the reply's own words. A reply that failed
+ * before any text is the sentence alone.
+ */
+export function replyAsText(message: Pick<StoredMessage, 'content' | 'error'>): string {
+  const sentence = message.error?.message.trim();
+  if (!sentence) {
+    return message.content;
+  }
+  const quoted = sentence
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`.trimEnd())
+    .join('\n');
+  const text = message.content.trimEnd();
+  return text ? `${text}\n\n${quoted}\n` : `${quoted}\n`;
+}

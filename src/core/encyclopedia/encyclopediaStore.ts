@@ -1,6 +1,7 @@
 import { ServiceError, describeError } from '../service/errors';
 import type { Logger } from '../logger';
 import type { Answer, Article, SearchResult } from '../service/normalize';
+import { ArticleUrls } from './articleUrls';
 import type { CacheSnapshotFile } from './cacheSnapshotFile';
 import { hoverMarkdown } from './hoverText';
 import { LookupCache, type CacheEntry, type CacheResult, type FetchOptions } from './lookupCache';
@@ -49,6 +50,8 @@ export class EncyclopediaStore {
   /** What agents' tool calls fetched: no hover terms, never persisted (the user did not look it up). */
   private readonly toolCache: LookupCache<LookupValue>;
   readonly index = new TermIndex();
+  /** The article URLs the cached lookups returned: which of a grounded reply's sources are articles. */
+  readonly articleUrls = new ArticleUrls();
   private readonly phrasesOf = new Map<string, string[]>();
   private readonly hoverMemo = new Map<string, string | undefined>();
   private loading: Promise<void> | undefined;
@@ -76,6 +79,7 @@ export class EncyclopediaStore {
       onDelete: (key) => this.unindex(key),
       onClear: () => {
         this.index.clear();
+        this.articleUrls.clear();
         this.phrasesOf.clear();
         this.hoverMemo.clear();
       },
@@ -255,6 +259,7 @@ export class EncyclopediaStore {
       this.index.add(phrase, entry.key);
     }
     this.phrasesOf.set(entry.key, phrases);
+    this.articleUrls.add(entry.key, entry.value);
     if (this.isLoaded) {
       this.markDirty();
     }
@@ -266,6 +271,7 @@ export class EncyclopediaStore {
     }
     this.phrasesOf.delete(key);
     this.hoverMemo.delete(key);
+    this.articleUrls.remove(key);
     if (this.isLoaded) {
       this.markDirty();
     }

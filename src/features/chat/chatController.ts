@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ChatState } from '../../core/chat/chatState';
 import type { ContextItem } from '../../core/chat/conversation';
-import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
+import { sourceTargets } from '../../core/chat/citations';
 import { groundQuestion } from '../../core/chat/grounding';
 import { DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
@@ -16,7 +16,17 @@ import type {
 import type { ChatSession } from './chatSession';
 import { readDisplay } from '../../host/display';
 import type { ChatSurface } from './chatSurface';
-import { chipView, errorView, messageView, messageViews, modelViews, summaryView, usageView } from './chatViews';
+import {
+  chipView,
+  errorView,
+  messageView,
+  messageViews,
+  modelViews,
+  otherVersionsUsage,
+  summaryView,
+  usageView,
+  type ArticlePlaces,
+} from './chatViews';
 import type { CodeActions } from './codeActions';
 
 /** How long a deleted conversation can be brought back with Undo. */
@@ -67,7 +77,7 @@ export class ChatController extends DisposableOwner {
           this.broadcast({
             type: 'chat/started',
             requestId,
-            user: messageView(user, settings.baseUrl),
+            user: messageView(user, this.articlePlaces()),
             reply: messageView(reply),
             budget: this.budget(),
             conversations,
@@ -318,12 +328,21 @@ export class ChatController extends DisposableOwner {
     if (!citation) {
       return;
     }
-    const target = sourceTarget(citation, articleOriginsOf(message?.sources ?? [], this.services.settings.baseUrl));
-    if (target.kind === 'article') {
+    // The persisted cache is read once (a grounded reply has read it already): its article URLs decide too.
+    await this.services.encyclopedia.ensureLoaded();
+    const target = sourceTargets(message?.sources ?? [], this.services.settings.baseUrl, this.articlePlaces().known)[
+      index
+    ];
+    if (target?.kind === 'article') {
       await vscode.commands.executeCommand('axo.article', { title: target.title });
-    } else if (target.kind === 'web') {
+    } else if (target?.kind === 'web') {
       await vscode.env.openExternal(vscode.Uri.parse(target.url, true));
     }
+  }
+
+  /** Where the encyclopedia's articles are, for the Sources lists. */
+  private articlePlaces(): ArticlePlaces {
+    return { baseUrl: this.services.settings.baseUrl, known: this.services.encyclopedia.articleUrls };
   }
 
   /** The conversations as the list shows them. */
@@ -347,7 +366,7 @@ export class ChatController extends DisposableOwner {
     return {
       conversationId: conversation.id,
       title: conversation.title,
-      messages: messageViews(conversation, this.services.settings.baseUrl, this.services.settings.chatPrices),
+      messages: messageViews(conversation, this.articlePlaces(), this.services.settings.chatPrices),
       conversations,
       models: modelViews(model),
       model,
@@ -357,6 +376,7 @@ export class ChatController extends DisposableOwner {
       hasSelection: this.hasSelection,
       groundWithAxo: this.chat.groundWithAxo,
       historyScope: this.historyScope,
+      otherVersions: otherVersionsUsage(conversation, this.services.settings.chatPrices),
     };
   }
 }

@@ -4,7 +4,7 @@ import { branchPlaces, type BranchPlace } from '../../core/chat/branches';
 import type { ConversationSummary } from '../../core/chat/store/conversationSummary';
 import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
 import { estimateTokens } from '../../core/service/tokenEstimate';
-import { articleOriginsOf, sourceTarget } from '../../core/chat/citations';
+import { sourceTargets, type KnownArticleUrls, type SourceTarget } from '../../core/chat/citations';
 import { cleanTitle } from '../../core/chat/grounding';
 import type { Citation } from '../../core/service/normalize';
 import { costInr, type ReplyUsage } from '../../core/service/usage';
@@ -54,14 +54,20 @@ export function errorView(error: StoredError): ChatErrorView {
   };
 }
 
+/** Where the encyclopedia's articles are: the service's base URL and the article URLs it returned (its cache). */
+export interface ArticlePlaces {
+  baseUrl?: string;
+  known?: KnownArticleUrls;
+}
+
 /** A stored message as the page shows it (context content stays in the host; only chips go). */
 export function messageView(
   m: StoredMessage,
-  baseUrl?: string,
+  articles: ArticlePlaces = {},
   prices: Prices = {},
   branch?: BranchPlace,
 ): MessageView {
-  const articleOrigins = m.sources ? articleOriginsOf(m.sources, baseUrl) : [];
+  const targets = m.sources ? sourceTargets(m.sources, articles.baseUrl, articles.known) : [];
   return {
     id: m.id,
     role: m.role,
@@ -72,7 +78,7 @@ export function messageView(
     context: m.context?.length ? m.context.map(chipView) : undefined,
     notice: m.notice,
     model: m.model,
-    sources: m.sources?.length ? m.sources.map((c) => sourceView(c, articleOrigins)) : undefined,
+    sources: m.sources?.length ? m.sources.map((c, i) => sourceView(c, targets[i])) : undefined,
     usage: usageView(m.usage, prices),
     ...(branch ? { branch: { index: branch.index, count: branch.count } } : {}),
   };
@@ -98,17 +104,34 @@ export function usageView(usage: ReplyUsage | undefined, prices: Prices): UsageV
   };
 }
 
-/** A source as the list shows it: its title, and how it opens (the rule is `sourceTarget`'s). */
-export function sourceView(citation: Citation, articleOrigins: readonly string[]): SourceView {
-  const target = sourceTarget(citation, articleOrigins);
+/** A source as the list shows it: its title, and how it opens (`target`, by the rule of `sourceTarget`). */
+export function sourceView(citation: Citation, target: SourceTarget): SourceView {
   const title = cleanTitle(citation.title) || citation.url || '?';
   return target.kind === 'web' ? { title, kind: 'web', url: target.url } : { title, kind: target.kind };
 }
 
+/**
+ * The usage of the replies off the path shown, each as the page shows a reply's (the running total adds them);
+ * undefined when the conversation has no other versions.
+ */
+export function otherVersionsUsage(conversation: Conversation, prices: Prices = {}): UsageView[] | undefined {
+  if (!conversation.branches?.length) {
+    return undefined;
+  }
+  return conversation.branches.flatMap((m) => {
+    const view = m.role === 'assistant' ? usageView(m.usage, prices) : undefined;
+    return view ? [view] : [];
+  });
+}
+
 /** The messages of a conversation as views. */
-export function messageViews(conversation: Conversation, baseUrl?: string, prices: Prices = {}): MessageView[] {
+export function messageViews(
+  conversation: Conversation,
+  articles: ArticlePlaces = {},
+  prices: Prices = {},
+): MessageView[] {
   const places = branchPlaces(conversation);
-  return conversation.messages.map((m) => messageView(m, baseUrl, prices, places.get(m.id)));
+  return conversation.messages.map((m) => messageView(m, articles, prices, places.get(m.id)));
 }
 
 /** A conversation summary as a list line. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Conversation, StoredMessage } from '../../core/chat/conversation';
+import { replyAsText } from '../../core/chat/conversationMarkdown';
 
 /** The scheme of the read-only reply documents (`alpha-reply:/ALPHA reply.md?<conversation>/<message>`). */
 export const REPLY_SCHEME = 'alpha-reply';
@@ -7,7 +8,8 @@ export const REPLY_SCHEME = 'alpha-reply';
 /**
  * "ALPHA: Open Reply as Text": the focused reply (else the last one) as a read-only Markdown document, where a
  * screen reader, Find and Copy work as in any file. The page says which reply has focus (`reply/focus`); the text
- * is read from the conversation when VS Code asks for the document, so a reply still streaming shows what arrived.
+ * is read from the conversation when VS Code asks for the document, so a reply still streaming shows what arrived,
+ * and one that ended in an error shows its text and then the error's sentence (`replyAsText`).
  */
 export class ReplyTextProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private focused: string | undefined;
@@ -26,7 +28,7 @@ export class ReplyTextProvider implements vscode.TextDocumentContentProvider, vs
     const conversation = this.conversation();
     const reply =
       conversation.id === conversationId ? conversation.messages.find((m) => m.id === messageId) : undefined;
-    return reply ? reply.content : vscode.l10n.t('This reply is no longer in the conversation shown in the chat.');
+    return reply ? replyAsText(reply) : vscode.l10n.t('This reply is no longer in the conversation shown in the chat.');
   }
 
   /** Opens the focused reply, else the last one; says so when the conversation has no reply yet. */

@@ -3,12 +3,13 @@ import { fitToContext, type ContextFit } from '../../core/chat/contextBudget';
 import { fitGroundedToContext } from '../../core/chat/groundedBudget';
 import { groundQuestion } from '../../core/chat/grounding';
 import type { ChatMessage } from '../../core/service/alphaClient';
+import type { Citation } from '../../core/service/normalize';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { answerRequest } from './participantRun';
 import type { Services } from '../../host/services';
 import { resolveTarget, type AssistTarget } from '../../host/editorTarget';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
-import { historyMessages, noticeMarkdown } from './chatHistory';
+import { historyMessages, noticeMarkdown, sourcesMarkdown } from './chatHistory';
 import { webUrl } from '../../shared/links';
 
 /** The `@alpha` participant's id (as in package.json's `chatParticipants`). */
@@ -47,7 +48,7 @@ export class AlphaParticipant {
       const model = this.services.settings.chatModel;
       const messages = [...historyMessages(context.history), { role: 'user' as const, content: prompt }];
       // The same rule as the chat view: the newest turns that fit the model's context, and say what was left out.
-      const fit =
+      const fit: ContextFit & { sources?: readonly Citation[] } =
         request.command === 'ground'
           ? await this.grounded(request.prompt, messages, model, stream, signal)
           : fitToContext(messages, model);
@@ -64,13 +65,17 @@ export class AlphaParticipant {
         }
         stream.markdown(delta);
       }
+      if (fit.sources?.length && !token.isCancellationRequested) {
+        stream.markdown(sourcesMarkdown(fit.sources));
+      }
       return { metadata: { command: request.command, sentPrompt: prompt, notice: fit.notice } };
     });
 
   /**
    * `/ground`: asks AXO (3 s, one attempt) and fits the request with its numbered sources, as the chat view's
-   * "Ground with AXO" does; the sources with a web address become the response's references. A lookup that fails
-   * or finds nothing is said in a note, and the reply goes ahead.
+   * "Ground with AXO" does; the sources with a web address become the response's references, and every source is
+   * listed after the answer (`sources`, numbered as the answer cites them). A lookup that fails or finds nothing is
+   * said in a note, and the reply goes ahead.
    */
   private async grounded(
     question: string,
@@ -78,7 +83,7 @@ export class AlphaParticipant {
     model: string,
     stream: ChatResponseStream,
     signal: AbortSignal,
-  ): Promise<ContextFit> {
+  ): Promise<ContextFit & { sources?: readonly Citation[] }> {
     stream.progress(vscode.l10n.t('Looking it up in AXO…'));
     const result = await groundQuestion(
       this.services.axo,
@@ -102,7 +107,7 @@ export class AlphaParticipant {
         stream.reference(vscode.Uri.parse(url, true));
       }
     }
-    return fitGroundedToContext(messages, result, model);
+    return { ...fitGroundedToContext(messages, result, model), sources: result.sources };
   }
 
   /** The message to send: the task prompt on the code for a slash command, else the user's words (with references). */

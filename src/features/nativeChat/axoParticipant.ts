@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { citationList } from '../../core/encyclopedia/articleMarkdown';
 import type { Services } from '../../host/services';
 import { answerRequest } from './participantRun';
 import type { ChatContext, ChatRequest, ChatResponseStream, ChatResult } from './chatApi';
+import { sourcesMarkdown } from './chatHistory';
 import { webUrl } from '../../shared/links';
 
 /** The `@axo` participant's id (as in package.json's `chatParticipants`). */
@@ -35,15 +35,14 @@ export class AxoParticipant {
         return {};
       }
       stream.markdown(answer.text);
-      const sources = citationList(answer.citations);
       for (const citation of answer.citations) {
         const url = webUrl(citation.url);
         if (url) {
           stream.reference(vscode.Uri.parse(url, true));
         }
       }
-      if (sources.length > 0) {
-        stream.markdown(`\n\n**${vscode.l10n.t('Sources')}**\n\n${sources.join('\n')}\n`);
+      if (answer.citations.length > 0) {
+        stream.markdown(sourcesMarkdown(answer.citations));
       }
       return { metadata: { model, citations: answer.citations.length } };
     });

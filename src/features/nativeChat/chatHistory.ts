@@ -1,4 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatMessage } from '../../core/service/alphaClient';
+import type { Citation } from '../../core/service/normalize';
+import { citationList } from '../../core/encyclopedia/articleMarkdown';
 import type { ChatRequestTurn, ChatResponseTurn } from './chatApi';
 
 /**
@@ -38,6 +41,15 @@ function answerText(turn: ChatResponseTurn): string {
 /** A notice (what was left out of a request) as `@alpha` shows it before the answer. */
 export function noticeMarkdown(notice: string): string {
   return `*${notice}*\n\n`;
+}
+
+/**
+ * A numbered "Sources" block after an answer, as `@axo` and `@alpha /ground` end theirs: every source, a link for
+ * those with a web address and the title alone for the others (a reference takes only a URI, so this is where a
+ * source without one is seen). Empty without sources.
+ */
+export function sourcesMarkdown(citations: readonly Citation[]): string {
+  return citations.length ? `\n\n**${l10n.t('Sources')}**\n\n${citationList(citations).join('\n')}\n` : '';
 }
 
 /** The Markdown a response turn showed. */

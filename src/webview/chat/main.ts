@@ -23,7 +23,7 @@ import { discardMessages, drawRecent, OlderMessages } from './render';
 import { Scroller } from './scroller';
 import { focusSwitched } from './branchFocus';
 import { isAnnounceMode } from './spokenReply';
-import { showUsage, totalText } from './usage';
+import { ConversationTotal, showUsage } from './usage';
 import '../shared/base.css';
 import './chat.css';
 
@@ -54,8 +54,8 @@ class ChatApp {
   });
   private readonly announcer = new Announcer();
   private readonly title = h('h1', { class: 'title' }, 'ALPHA');
-  /** The conversation's running total of tokens (and cost, with prices set). */
-  private readonly total = h('p', { class: 'conversation-total' });
+  /** The conversation's running total of tokens (and cost, with prices set), every version counted. */
+  private readonly total = new ConversationTotal();
   private readonly scroller = new Scroller(this.log);
   private readonly composer: Composer;
   private readonly history: HistoryPanel;
@@ -108,7 +108,7 @@ class ChatApp {
     );
     root.replaceChildren(
       header,
-      this.total,
+      this.total.element,
       this.find.element,
       this.history.element,
       this.log,
@@ -208,7 +208,7 @@ class ChatApp {
     this.streaming = undefined;
     discardMessages(Array.from(this.log.children));
     this.setTitle(state.title);
-    this.showTotal(state.messages);
+    this.total.show(state.messages, state.otherVersions);
     // The streaming reply (always the last message) and the newest others now; the older ones when the page is idle.
     const all = state.messages;
     const last = all.at(-1);
@@ -311,7 +311,7 @@ class ChatApp {
     }
     showOutcome(streaming.element, outcome, (action) => this.post({ type: 'chat/action', action }));
     showUsage(streaming.element.article, message.usage);
-    this.showTotal(this.messages);
+    this.total.update(this.messages);
     this.composer.setStreaming(false);
     this.refreshRegenerate();
     this.scroller.contentChanged();
@@ -352,13 +352,6 @@ class ChatApp {
   /** The text of the last prompt, for Up in an empty composer. */
   private lastPrompt(): string | undefined {
     return [...this.messages].reverse().find((m) => m.role === 'user')?.content;
-  }
-
-  /** The running total beside the title (its tooltip says what it counts). */
-  private showTotal(messages: readonly MessageView[]): void {
-    const text = totalText(messages);
-    this.total.textContent = text;
-    this.total.title = text ? l10n.t('This conversation so far: {0}', text) : '';
   }
 
   private setTitle(title: string | undefined): void {

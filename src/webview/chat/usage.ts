@@ -32,36 +32,56 @@ export function usageText(usage: UsageView): string {
 }
 
 /**
- * The conversation's running total ("≈ 1,009 tokens · ≈ ₹0.479"): every reply's tokens (the request of each turn counts again, as it is sent
- * again) and, when every reply has a cost, their sum. Empty when no reply has usage yet.
+ * The conversation's running total ("≈ 1,009 tokens · ≈ ₹0.479"): every reply's tokens (the request of each turn
+ * counts again, as it is sent again) and, when every reply has a cost, their sum. `others` is the usage of the replies
+ * off the path shown (other versions): they were asked for and billed too, so they count, and the total then says
+ * "all versions". Empty when no reply has usage yet.
  */
-export function totalText(messages: readonly MessageView[]): string {
+export function totalText(messages: readonly MessageView[], others?: readonly UsageView[]): string {
   let input = 0;
   let output = 0;
   let cost = 0;
   let costed = true;
   let counted = 0;
   let estimated = false;
-  for (const m of messages) {
-    if (!m.usage) {
-      continue;
-    }
+  const usages = messages.flatMap((m) => (m.usage ? [m.usage] : []));
+  for (const usage of [...usages, ...(others ?? [])]) {
     counted++;
-    input += m.usage.input;
-    output += m.usage.output;
-    estimated ||= !m.usage.reported;
-    if (m.usage.costInr === undefined) {
+    input += usage.input;
+    output += usage.output;
+    estimated ||= !usage.reported;
+    if (usage.costInr === undefined) {
       costed = false;
     } else {
-      cost += m.usage.costInr;
+      cost += usage.costInr;
     }
   }
   if (counted === 0) {
     return '';
   }
   const sum = tokens(input + output);
-  const total = estimated ? l10n.t('≈ {0} tokens', sum) : l10n.t('{0} tokens', sum);
-  return costed ? `${total} · ${estimated ? '≈ ' : ''}${rupees(cost)}` : total;
+  const counts = estimated ? l10n.t('≈ {0} tokens', sum) : l10n.t('{0} tokens', sum);
+  const total = costed ? `${counts} · ${estimated ? '≈ ' : ''}${rupees(cost)}` : counts;
+  return others ? l10n.t('{0} (all versions)', total) : total;
+}
+
+/** The running total beside the conversation's title; its tooltip says what it counts. */
+export class ConversationTotal {
+  readonly element = h('p', { class: 'conversation-total' });
+  private others: readonly UsageView[] | undefined;
+
+  /** Shows the total of a state: `messages` (the path shown) and `others` (the usage of the other versions). */
+  show(messages: readonly MessageView[], others: readonly UsageView[] | undefined): void {
+    this.others = others;
+    this.update(messages);
+  }
+
+  /** Shows the total again after a reply ended: the other versions stay as the last state gave them. */
+  update(messages: readonly MessageView[]): void {
+    const text = totalText(messages, this.others);
+    this.element.textContent = text;
+    this.element.title = text ? l10n.t('This conversation so far: {0}', text) : '';
+  }
 }
 
 /** Shows (or replaces) a reply's usage line under it; nothing for a reply without usage. */

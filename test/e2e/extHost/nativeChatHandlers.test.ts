@@ -190,6 +190,11 @@ describe('the @alpha and @axo handlers, called with a request', () => {
     assert.ok(last.endsWith('Who was Alan Turing?'));
     const references = ofKind(parts, 'reference').map((r) => String(r.value));
     assert.ok(references.includes('https://axo.example/wiki/Alan_Turing'), references.join(', '));
+    // Every source is also listed after the answer, numbered as the answer cites them.
+    assert.match(
+      markdownOf(parts),
+      /\*\*Sources\*\*\n\n1\. \[Alan Turing\]\(<https:\/\/axo\.example\/wiki\/Alan_Turing>\)\n/,
+    );
     assert.equal(result.errorDetails, undefined);
   });
 
@@ -212,6 +217,9 @@ describe('the @alpha and @axo handlers, called with a request', () => {
     const last = messagesOf(sent).at(-1)?.content ?? '';
     assert.match(last, /\n\[1\] Alan Turing\n {4}- Born: 23 June 1912\n/);
     assert.match(markdownOf(parts), /Answered with cached facts only:[\s\S]*Cached facts of Alan Turing went along/);
+    // A source without a web address cannot be a reference (it takes a URI): the Sources block lists it.
+    assert.equal(ofKind(parts, 'reference').length, 0);
+    assert.match(markdownOf(parts), /\*\*Sources\*\*\n\n1\. Alan Turing\n$/);
     const article = service()
       .requests.slice(start)
       .filter((r) => r.path === '/v1/axo/article');

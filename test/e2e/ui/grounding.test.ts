@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { poll } from '../harness/workbench';
+import { replyDirective } from '../../fakeService/chatContent';
+import { poll, runCommand } from '../harness/workbench';
+import type { FrameLocator } from 'playwright-core';
 import { openChat, reloadWindow, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
 import { encyclopediaFrame } from './encyclopediaHelpers';
 
@@ -150,5 +152,79 @@ describe('Grounded answers: ALPHA answers with AXO sources', function () {
       .getByRole('region', { name: 'Sources' })
       .getByRole('link', { name: 'Alan Turing', exact: true })
       .waitFor({ timeout: 10_000 });
+  });
+  /** Turns "Ground with AXO" on (the tests before left it on; run alone, it is off). */
+  async function groundOn(frame: FrameLocator): Promise<void> {
+    const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
+    if ((await toggle.getAttribute('aria-pressed')) !== 'true') {
+      await toggle.click();
+      await poll(async () => (await toggle.getAttribute('aria-pressed')) === 'true', 5_000, 'the toggle is off');
+    }
+  }
+
+  it('opens a source titled with its site name ("Alan Turing - AXO Encyclopedia") as the article in the Encyclopedia view', async () => {
+    const fake = service();
+    // No article URL known from the tests before: the title and the URL alone decide.
+    await runCommand(session.page, 'AXO: Clear Encyclopedia Cache');
+    const frame = await openChat(session.page);
+    await groundOn(frame);
+    fake.reset();
+    fake.setFault('shape:site-titles', { path: '/v1/axo/ask' });
+    await sendPrompt(frame, 'Who was Alan Turing, in short?');
+    await waitForReplyEnd(frame);
+    const sources = replies(frame).last().getByRole('region', { name: 'Sources' });
+    await sources.waitFor({ timeout: 20_000 });
+    const link = sources.getByRole('link', { name: 'Alan Turing - AXO Encyclopedia', exact: true });
+    await link.waitFor({ timeout: 10_000 });
+    assert.equal(await link.getAttribute('title'), 'Open in the Encyclopedia view');
+    await link.click();
+    await poll(
+      async () => fake.requests.some((r) => r.path === '/v1/axo/article' && r.query.title === 'Alan Turing'),
+      20_000,
+      () => `the article "Alan Turing" was not asked for: ${fake.requests.map((r) => r.path).join(', ')}`,
+    );
+    const encyclopedia = await encyclopediaFrame(session.page);
+    await encyclopedia.getByRole('heading', { name: 'Alan Turing' }).first().waitFor({ timeout: 20_000 });
+  });
+
+  it('ALPHA: Open Reply as Text on a reply that ended in an error shows the text that arrived, then the error', async () => {
+    const fake = service();
+    const page = session.page;
+    const frame = await openChat(page);
+    fake.reset();
+    fake.setFault('cut', { path: '/v1/alpha' });
+    const words = 'Plain words that stream in one by one until the connection is cut somewhere along the way.';
+    await sendPrompt(frame, `Tell me something ${replyDirective(words)}`);
+    await waitForReplyEnd(frame);
+    const last = replies(frame).last();
+    const error = last.locator('.notice.error');
+    await error.waitFor({ timeout: 20_000 });
+    const sentence = ((await error.locator('.notice-text').innerText()) ?? '').trim();
+    assert.match(sentence, /^The reply was cut off/);
+    const arrived = ((await last.locator('.content').innerText()) ?? '').trim();
+    assert.ok(arrived.length > 0 && words.startsWith(arrived), `the text that arrived: "${arrived}"`);
+
+    await runCommand(page, 'ALPHA: Open Reply as Text');
+    const lines = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    // The editor's lines in the order shown (Monaco places them by their top; the DOM order may differ).
+    const text = async () =>
+      lines
+        .evaluate(
+          (e: { querySelectorAll(s: string): ArrayLike<{ style: { top: string }; textContent: string | null }> }) =>
+            Array.from(e.querySelectorAll('.view-line'))
+              .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+              .map((line) => (line.textContent ?? '').replace(/\u00a0/g, ' '))
+              .join('\n'),
+        )
+        .catch(() => '');
+    await poll(
+      async () => {
+        const shown = await text();
+        const at = shown.indexOf(arrived);
+        return at >= 0 && shown.indexOf(sentence.slice(0, 40), at + arrived.length) > 0;
+      },
+      15_000,
+      async () => `the document does not show the text, then the error: "${await text()}"`,
+    );
   });
 });
