@@ -44,6 +44,7 @@ export const MATHML_ELEMENTS: readonly string[] = [
 export const MATHML_ATTRIBUTES: readonly string[] = [
   'class',
   'alttext',
+  'aria-label',
   'display',
   'encoding',
   'width',
@@ -105,7 +106,7 @@ interface Node {
 export function mathMarkup(temml: typeof temmlApi, tex: string, display: boolean): string {
   const tree = temml.__renderToMathMLTree(tex, { ...OPTIONS, displayMode: display, macros: {} }) as Node;
   clean(tree);
-  tree.attributes = { ...tree.attributes, alttext: tex };
+  tree.attributes = { ...tree.attributes, alttext: tex, 'aria-label': tex };
   return tree.toMarkup();
 }
 
