@@ -210,8 +210,28 @@ function maskFormulas(masked: string): string {
 /** A formula rendered (`html` is MathML), or why not (`html` is the reason, as text). */
 type Rendered = { ok: true; html: string } | { ok: false; html: string };
 
+/**
+ * Formulas rendered lately, by display mode and TeX: the live block is drawn again each frame while it streams, and
+ * a long paragraph of formulas would otherwise cost each frame all of them again.
+ */
+const rendered = new Map<string, Rendered>();
+const CACHED_FORMULAS = 512;
+
 /** Renders TeX as MathML (see mathMarkup.ts), or says why it could not. */
 export function renderFormula(tex: string, display: boolean): Rendered {
+  const key = (display ? 'D' : 'I') + tex;
+  let result = rendered.get(key);
+  if (!result) {
+    result = renderAnew(tex, display);
+    if (rendered.size >= CACHED_FORMULAS) {
+      rendered.delete(rendered.keys().next().value as string);
+    }
+    rendered.set(key, result);
+  }
+  return result;
+}
+
+function renderAnew(tex: string, display: boolean): Rendered {
   if (tex.length > MAX_FORMULA_CHARS) {
     return { ok: false, html: l10n.t('Formula longer than {0} characters', MAX_FORMULA_CHARS) };
   }
