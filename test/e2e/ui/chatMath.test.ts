@@ -7,11 +7,10 @@ import { useWorkbench } from '../harness/session';
 import { poll, screenshot } from '../harness/workbench';
 import { openChat, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
 
-/** The formulas a reply's content drew: each `<math>`'s alttext and whether it is display math. */
-const FORMULAS = `(content) => Array.from(content.querySelectorAll('math'), (m) => ({
-  tex: m.getAttribute('alttext'),
-  display: m.getAttribute('display') === 'block',
-}))`;
+/** A `<math>` element, as the page function below reads it. */
+interface MathElement {
+  getAttribute(name: string): string | null;
+}
 
 describe('Math in the chat', function () {
   this.timeout(120_000);
@@ -33,7 +32,11 @@ describe('Math in the chat', function () {
     assert.ok(await frame.getByRole('button', { name: 'Stop generating' }).isVisible(), 'still streaming');
     await waitForReplyEnd(frame, 90_000);
 
-    const formulas = (await content.evaluate(FORMULAS)) as { tex: string; display: boolean }[];
+    const formulas = await content
+      .locator('math')
+      .evaluateAll((elements: MathElement[]) =>
+        elements.map((m) => ({ tex: m.getAttribute('alttext'), display: m.getAttribute('display') === 'block' })),
+      );
     assert.deepEqual(formulas, [
       { tex: MATH_FORMULAS.inline, display: false },
       { tex: MATH_FORMULAS.display, display: true },
