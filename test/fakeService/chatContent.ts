@@ -39,8 +39,8 @@ export function stripFaultDirective(text: string): string {
  * `#echo` → that message's content exactly; `#long:N` → `longReply(N)`; `#hostile` → `hostileReply()`;
  * `#reply:B64` → the UTF-8 text whose base64url encoding is B64 (see `replyDirective`), so a test decides the
  * exact reply, code blocks included, from inside a file whose code goes along in a prompt; `#refs` →
- * `referencesReply()` (reference links whose definitions come at the end, as models often write them);
- * otherwise the canned markdown reply, ending with `Messages received: N.`.
+ * `referencesReply()` (reference links whose definitions come at the end, as models often write them); `#math` →
+ * `mathReply()` (inline and display TeX, dollar amounts, hostile formulas); otherwise the canned markdown reply, ending with `Messages received: N.`.
  */
 export function chatReply(messages: readonly ChatMessage[]): string {
   const last = lastUserContent(messages);
@@ -60,6 +60,9 @@ export function chatReply(messages: readonly ChatMessage[]): string {
   }
   if (/#refs\b/.test(last)) {
     return referencesReply();
+  }
+  if (/#math\b/.test(last)) {
+    return mathReply();
   }
   if (last.startsWith('Sources from the AXO encyclopedia:')) {
     return groundedReply(last);
@@ -208,5 +211,38 @@ export function referencesReply(): string {
     `[1]: ${REFERENCE_URLS['the guide']}`,
     `[api]: ${REFERENCE_URLS['the API reference']} "API"`,
     `[fig]: ${REFERENCE_URLS['the diagram']}`,
+  ].join('\n');
+}
+
+/** The TeX of the formulas in `mathReply()`, as each one's accessible name: inline, display, and both kinds again. */
+export const MATH_FORMULAS = {
+  inline: 'ax^2+bx+c=0',
+  display: 'x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}',
+  parenthesised: '\\alpha + \\beta',
+  bracketed: '\\int_{-\\infty}^{\\infty} e^{-x^2}\\,dx = \\sqrt{\\pi}',
+} as const;
+
+/**
+ * A reply in TeX as models write it: inline `$…$` and `\(…\)`, display `$$…$$` and `\[…\]`, dollar amounts that must
+ * stay text, and formulas that must stay inert (`\href` to `javascript:`, `\url` to `command:`, a stretch of macro
+ * expansion), each shown as its source.
+ */
+export function mathReply(): string {
+  return [
+    `The roots of $${MATH_FORMULAS.inline}$ are`,
+    '',
+    '$$',
+    MATH_FORMULAS.display,
+    '$$',
+    '',
+    `so the sum is \\(${MATH_FORMULAS.parenthesised}\\), and the Gaussian integral is`,
+    '\\[',
+    MATH_FORMULAS.bracketed,
+    '\\]',
+    '',
+    'It costs $5 and $10, or $5–$10 in bulk.',
+    '',
+    'Hostile: $\\href{javascript:alert(1)}{click me}$ and $$\\url{command:workbench.action.quit}$$ and',
+    '$\\def\\a{\\a\\a}\\a$.',
   ].join('\n');
 }

@@ -3,6 +3,11 @@ import { CHAT_LINK_SCHEMES, isWebUrl, parseLink } from '../../shared/links';
 import { makeHostLink } from '../shared/hostLinks';
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
+import { allowMathml } from './mathSanitizer';
+
+/** The page's own sanitiser (its MathML hook stays off every other DOMPurify user). */
+const purifier = DOMPurify(window);
+const MATHML = allowMathml(purifier);
 
 /** Whether a URL from model output may become a link (opened by the host): http, https, mailto. */
 export function isOpenableUrl(url: string | null | undefined): url is string {
@@ -18,14 +23,17 @@ export function imageAlt(button: Element): string | undefined {
 }
 
 /**
- * Sanitises rendered Markdown into a fragment: DOMPurify drops scripts, handlers, frames, forms, styles and
- * images; then links become host-opened links (`data-url`, no `href`: see hostLinks.ts) or inert text, and image placeholders become
+ * Sanitises rendered Markdown into a fragment: DOMPurify drops scripts, handlers, frames, forms, styles, SVG and
+ * images, and lets through only the MathML math.ts renders (mathSanitizer.ts); then links become host-opened links (`data-url`, no `href`: see hostLinks.ts) or inert text, and image placeholders become
  * "Load image" buttons (nothing remote loads until the user clicks).
  */
 export function safeFragment(html: string): DocumentFragment {
-  const fragment = DOMPurify.sanitize(html, {
+  const fragment = purifier.sanitize(html, {
     RETURN_DOM_FRAGMENT: true,
+    ADD_TAGS: MATHML.ADD_TAGS,
+    ADD_ATTR: MATHML.ADD_ATTR,
     FORBID_TAGS: [
+      ...MATHML.FORBID_TAGS,
       'img',
       'style',
       'form',
@@ -35,7 +43,6 @@ export function safeFragment(html: string): DocumentFragment {
       'select',
       'iframe',
       'svg',
-      'math',
       'video',
       'audio',
     ],

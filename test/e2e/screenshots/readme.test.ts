@@ -165,4 +165,21 @@ describe('README screenshots', function () {
     await reply.getByRole('region', { name: 'Sources' }).waitFor({ timeout: 20_000 });
     await save(page, 'grounded-answer', await around([page.locator('.part.editor')], 0));
   });
+
+  it('math in a reply', async () => {
+    const page = session.page;
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ALPHA: Open Chat in Editor');
+    const frame = await chatFrame(page);
+    await runCommand(page, 'ALPHA: New Conversation');
+    const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
+    if ((await toggle.getAttribute('aria-pressed')) === 'true') {
+      await toggle.click();
+    }
+    await sendPrompt(frame, 'Solve the quadratic, then integrate #math');
+    await waitForReplyEnd(frame, 60_000);
+    const reply = replies(frame).last();
+    await reply.locator('math').first().waitFor({ timeout: 20_000 });
+    await save(page, 'chat-math', await around([reply], 6));
+  });
 });

@@ -377,8 +377,10 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
       const encyclopedia = await encyclopediaFrame(page);
       await check(encyclopedia, `${theme}, encyclopedia`);
 
-      // A long reply with code blocks, an error notice, a reply streaming, then the history open.
+      // A long reply with code blocks, one with math, an error notice, a reply streaming, then the history open.
       await sendPrompt(frame, 'Show me code');
+      await waitForReplyEnd(frame);
+      await sendPrompt(frame, 'Show me math #math');
       await waitForReplyEnd(frame);
       await sendPrompt(frame, 'Please fail #fault:500');
       await waitForReplyEnd(frame);

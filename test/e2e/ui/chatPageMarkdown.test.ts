@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { tests as examples } from 'commonmark-spec';
 import type { Browser, Page } from 'playwright-core';
+import { MATHML_ATTRIBUTES, MATHML_ELEMENTS } from '../../../src/webview/chat/render/mathMarkup';
+import { MATH_FORMULAS, mathReply } from '../../fakeService/chatContent';
 import { openChatPage } from '../../support/chatPage';
+import { MATH_SET } from '../../support/mathSet';
 import { launchBrowser } from '../harness/browser';
 
 /**
@@ -63,6 +66,20 @@ window.streamExample = async (markdown, seed, n) => {
 };
 `;
 
+/** What the last reply drew: its MathML elements and attributes, styled elements, links, formula sources, text. */
+const DRAWN_MATH = `(() => {
+  const content = Array.from(document.querySelectorAll('main.log article .content')).at(-1);
+  const mathml = Array.from(content.querySelectorAll('math, math *'));
+  return {
+    elements: [...new Set(mathml.map((e) => e.localName))],
+    attributes: [...new Set(mathml.flatMap((e) => e.getAttributeNames()))],
+    styled: content.querySelectorAll('[style]').length,
+    links: content.querySelectorAll('a, [data-url], [href]').length,
+    sources: Array.from(content.querySelectorAll('code.math-source'), (c) => c.textContent),
+    text: content.innerText,
+  };
+})()`;
+
 /**
  * The built chat page in Chromium, fed real protocol messages: the CommonMark examples whose rendering depends on
  * text that comes later (link reference definitions, lists), streamed over real frames through the page's
@@ -101,5 +118,69 @@ describe('Chat page: streamed Markdown ends as the whole reply renders', functio
       }
     }
     assert.deepEqual(differences, [], `${differences.length} of ${chosen.length} differ:\n${differences.join('\n')}`);
+  });
+
+  /** Streams `markdown` into the page (see STREAM_EXAMPLE) and returns both renderings' HTML. */
+  async function streamExample(
+    markdown: string,
+    seed: number,
+    n: number,
+  ): Promise<{ streamed: string; whole: string }> {
+    return (await page.evaluate(
+      ([m, s, k]) =>
+        (
+          globalThis as unknown as {
+            streamExample(m: string, s: number, n: number): Promise<{ streamed: string; whole: string }>;
+          }
+        ).streamExample(m, s, k),
+      [markdown, seed, n] as const,
+    )) as { streamed: string; whole: string };
+  }
+
+  it('every reply of the math set ends as loaded from history, its formulas as MathML', async () => {
+    const differences: string[] = [];
+    for (const [i, markdown] of MATH_SET.entries()) {
+      const { streamed, whole } = await streamExample(markdown, i * 13 + 5, 10_000 + i);
+      if (streamed !== whole) {
+        differences.push(`math reply ${i}: ${JSON.stringify(markdown)}\n  streamed: ${streamed}\n  whole:    ${whole}`);
+      }
+    }
+    assert.deepEqual(differences, [], differences.join('\n'));
+  });
+
+  it('lets through only the MathML Temml emits, with no inline style, and names each formula by its TeX', async () => {
+    await streamExample(mathReply(), 7, 20_000);
+    const drawn = (await page.evaluate(DRAWN_MATH)) as {
+      elements: string[];
+      attributes: string[];
+      styled: number;
+      links: number;
+      sources: string[];
+      text: string;
+    };
+    assert.deepEqual(
+      drawn.elements.filter((e) => !MATHML_ELEMENTS.includes(e)),
+      [],
+    );
+    assert.deepEqual(
+      drawn.attributes.filter((a) => !MATHML_ATTRIBUTES.includes(a)),
+      [],
+    );
+    assert.equal(drawn.styled, 0);
+    assert.equal(drawn.links, 0, 'no formula became a link');
+    assert.deepEqual(drawn.sources, [
+      '$\\href{javascript:alert(1)}{click me}$',
+      '$$\\url{command:workbench.action.quit}$$',
+      '$\\def\\a{\\a\\a}\\a$',
+    ]);
+    assert.match(drawn.text, /It costs \$5 and \$10, or \$5–\$10 in bulk\./);
+    // Chromium's accessibility tree: each formula is math, named by its TeX.
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { role?: { value: string }; name?: { value: string } }[];
+    };
+    const named = nodes.filter((n) => n.role?.value === 'MathMLMath').map((n) => n.name?.value);
+    assert.deepEqual(named.slice(-4), Object.values(MATH_FORMULAS));
+    await cdp.detach();
   });
 });

@@ -1,11 +1,15 @@
 import { Lexer, type Token, type Tokens, type TokensList } from 'marked';
-import { createMarked, escapeHtml, MARKDOWN_OPTIONS } from '../../shared/markdown';
+import { createMarked, escapeHtml } from '../../shared/markdown';
+import { mathExtension } from './math';
 
 /** Images as click-to-load placeholders (the page loads one through the host when it is clicked). */
 const marked = createMarked(
   (href, text) =>
     `<span class="image-placeholder" data-src="${escapeHtml(href)}" data-alt="${escapeHtml(text)}">${escapeHtml(text || href)}</span>`,
 );
+// TeX math as MathML (math.ts); the lexer below reads the same options, extensions included.
+marked.use(mathExtension);
+const OPTIONS = marked.defaults;
 
 /** Link definitions seen so far (`[1]: https://…`), so later blocks can use them. */
 export type LinkMap = TokensList['links'];
@@ -17,7 +21,7 @@ export function newLinkMap(): LinkMap {
 
 /** Lexes Markdown into block tokens, knowing the link definitions of earlier blocks. */
 export function lexBlocks(source: string, links: LinkMap): TokensList {
-  const lexer = new Lexer(MARKDOWN_OPTIONS);
+  const lexer = new Lexer(OPTIONS);
   Object.assign(lexer.tokens.links, links);
   return lexer.lex(source);
 }

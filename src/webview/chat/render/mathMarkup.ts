@@ -1,0 +1,143 @@
+import type temmlApi from 'temml';
+
+/**
+ * The MathML elements Temml emits (its source's `MathNode` types); the page's sanitiser allows these and no other
+ * MathML element (safeHtml.ts).
+ */
+export const MATHML_ELEMENTS: readonly string[] = [
+  'math',
+  'semantics',
+  'annotation',
+  'mrow',
+  'mi',
+  'mn',
+  'mo',
+  'mtext',
+  'mspace',
+  'mpadded',
+  'mphantom',
+  'mfrac',
+  'msqrt',
+  'mroot',
+  'msub',
+  'msup',
+  'msubsup',
+  'munder',
+  'mover',
+  'munderover',
+  'mmultiscripts',
+  'mprescripts',
+  'none',
+  'mtable',
+  'mtr',
+  'mtd',
+  'mstyle',
+  'menclose',
+];
+
+/**
+ * The attributes Temml sets that the page keeps (with `alttext`, which `mathMarkup` adds, and `class`, which the
+ * page's math rules in chat.css use). Dropped: `style` (the page's CSP allows no inline style: what it carried is
+ * turned into classes below, or left out), `id` (labels a formula could repeat), `href`, `xmlns`, and `mathcolor` /
+ * `mathbackground` (a model's colours could make a formula unreadable in one of the themes).
+ */
+export const MATHML_ATTRIBUTES: readonly string[] = [
+  'class',
+  'alttext',
+  'aria-label',
+  'display',
+  'encoding',
+  'width',
+  'height',
+  'depth',
+  'voffset',
+  'lspace',
+  'rspace',
+  'stretchy',
+  'fence',
+  'form',
+  'separator',
+  'movablelimits',
+  'largeop',
+  'symmetric',
+  'minsize',
+  'maxsize',
+  'mathsize',
+  'mathvariant',
+  'scriptlevel',
+  'displaystyle',
+  'notation',
+  'linethickness',
+  'columnalign',
+  'rowspacing',
+  'accent',
+  'linebreak',
+];
+
+const KEPT = new Set(MATHML_ATTRIBUTES);
+
+/** Temml's options for untrusted TeX: no `\href`, `\url`, `\includegraphics`; sizes and macro expansion bounded. */
+const OPTIONS = {
+  annotate: true,
+  throwOnError: true,
+  trust: false,
+  strict: false,
+  // At most 20em (relative sizes) and 240pt (absolute sizes): `\rule{1e9em}{…}` or `\hspace` cannot cover the page.
+  maxSize: [20, 240] as [number, number],
+  // Macro expansions per formula: a recursive `\def` stops with an error instead of hanging the page.
+  maxExpand: 500,
+} as const;
+
+/** The part of a Temml node this module reads and changes. */
+interface Node {
+  attributes?: Record<string, string>;
+  classes?: string[];
+  style?: Record<string, string>;
+  children?: Node[];
+  toMarkup(): string;
+}
+
+/**
+ * Renders TeX as MathML markup that needs no inline style: Temml's tree, with each node's style turned into a class
+ * chat.css styles where it matters (a box, an equation tag's columns) and dropped where the browser's own MathML
+ * layout reads as well (cell padding, colours, `display: block math`, which `display="block"` gives), and the TeX as
+ * the formula's `alttext` (and, by Temml, its `annotation`). Throws on TeX that does not parse.
+ */
+export function mathMarkup(temml: typeof temmlApi, tex: string, display: boolean): string {
+  const tree = temml.__renderToMathMLTree(tex, { ...OPTIONS, displayMode: display, macros: {} }) as Node;
+  clean(tree);
+  tree.attributes = { ...tree.attributes, alttext: tex, 'aria-label': tex };
+  return tree.toMarkup();
+}
+
+function clean(node: Node): void {
+  if (node.style) {
+    const classes = classesFor(node.style);
+    if (classes.length) {
+      node.classes = [...(node.classes ?? []), ...classes];
+    }
+    node.style = {};
+  }
+  if (node.attributes) {
+    for (const name of Object.keys(node.attributes)) {
+      if (!KEPT.has(name)) {
+        delete node.attributes[name];
+      }
+    }
+  }
+  node.children?.forEach(clean);
+}
+
+/** The classes standing for a node's inline style (see `.math-*` in chat.css). */
+function classesFor(style: Record<string, string>): string[] {
+  if (style.border) {
+    return ['math-boxed']; // \boxed, \fbox
+  }
+  if (style.width === '100%') {
+    return ['math-tagged']; // a table holding an equation and its \tag
+  }
+  if (style.width === '50%') {
+    return ['math-tag-side']; // the columns either side of a tagged equation
+  }
+  return [];
+}

@@ -1,0 +1,20 @@
+/** Replies with math as models write it, and the cases where streaming could read it differently from the whole. */
+export const MATH_SET = [
+  'The roots of $ax^2+bx+c=0$ are\n\n$$\nx = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}\n$$\n\nfor $a \\neq 0$.\n',
+  'It costs $5 and $10, or $5–$10 in bulk; US$3 each.\n',
+  'Inline \\(\\alpha + \\beta\\) and display:\n\\[\n\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}\n\\]\nafter.\n',
+  '- item $x_1$\n- $$\n  y\n  $$\n- last\n',
+  '> quote $$a$$\n> $$\n> b\n> $$\n\nafter\n',
+  '$$\nnot closed\n\nso text\n',
+  '$$\na\n- b\n+ c\n# d\n$$\n',
+  'Text\n$$\\sum_{k=1}^n k = \\frac{n(n+1)}{2}$$\nmore text *$a*b$* and `$code$`\n',
+  '$\\href{javascript:alert(1)}{click}$ and $$\\url{command:workbench.action.quit}$$\n',
+  '| a | $b$ |\n|---|---|\n| $c$ | 2 |\n',
+  '1. $x$\n2.\n3. $$y$$\n',
+  '```\n$$ not math $$\n```\n$$\nx\n$$',
+  '$$\\begin{pmatrix}1 & 2\\\\ 3 & 4\\end{pmatrix}$$\n\n\\$ escaped \\$ and $\\$x$\n',
+  'A heading\n===\n\n$$\n\\left( \\sum_i a_i \\right)^2 \\le n \\sum_i a_i^2\n$$\n[1]: https://example.com\n',
+  'unfinished $$\n\\frac{1}{2}',
+  'Para\n$$ x\ny\n\n$$ z $$\n',
+  'Text\n$$x$$\n---\nTitle\n===\n$$\ny\n$$\nline\n$$ a\n$$ b $$\n',
+];
