@@ -12,6 +12,7 @@ import { registerNativeChat } from './features/nativeChat/registerNativeChat';
 import { StatusBar } from './features/status/statusBar';
 import { registerTools } from './features/tools/registerTools';
 import { HostLogger } from './host/logger';
+import { tightenStorageOnce } from './host/privateStorage';
 import { SecretStore } from './host/secretStore';
 import type { Services } from './host/services';
 import { Settings } from './host/settings';
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): void {
     encyclopedia: createEncyclopediaStore(context, axo, log),
   };
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
+  context.subscriptions.push(tightenStorageOnce(context, log));
 
   registerKeys(services);
   const chat = registerChat(services);
