@@ -11,6 +11,7 @@ import { registerKeys } from './features/keys/registerKeys';
 import { registerNativeChat } from './features/nativeChat/registerNativeChat';
 import { StatusBar } from './features/status/statusBar';
 import { registerTools } from './features/tools/registerTools';
+import { watchIgnoredSettings } from './host/ignoredSettingsNotice';
 import { HostLogger } from './host/logger';
 import { tightenStorageOnce } from './host/privateStorage';
 import { SecretStore } from './host/secretStore';
@@ -49,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
     encyclopedia: createEncyclopediaStore(context, axo, log),
   };
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
-  context.subscriptions.push(tightenStorageOnce(context, log));
+  context.subscriptions.push(tightenStorageOnce(context, log), watchIgnoredSettings(context, log));
 
   registerKeys(services);
   const chat = registerChat(services);
