@@ -8,7 +8,10 @@ describe('what a repository may not do: the rules', () => {
   it('refuses by stat alone a folder, anything but a regular file, and a file past the bound', () => {
     const file = { isFile: true, isDirectory: false };
     assert.equal(statRefusal('a.ts', { ...file, size: MAX_ATTACHMENT_BYTES }), undefined);
-    assert.match(statRefusal('big.log', { ...file, size: 4 * 1024 ** 3 }) ?? '', /big\.log is too large to attach \(4096 MB/);
+    assert.match(
+      statRefusal('big.log', { ...file, size: 4 * 1024 ** 3 }) ?? '',
+      /big\.log is too large to attach \(4096 MB/,
+    );
     assert.match(statRefusal('src', { isFile: false, isDirectory: true, size: 0 }) ?? '', /is a folder/);
     assert.match(
       statRefusal('fifo', { isFile: false, isDirectory: false, size: 0 }) ?? '',

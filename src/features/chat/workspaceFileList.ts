@@ -22,7 +22,33 @@ export class WorkspaceFileList implements vscode.Disposable {
   private readAt = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly log: Logger) {
+  constructor(private readonly log: Logger) {}
+
+  /** The files, as of at most a few seconds ago (and after every create, rename and delete seen). */
+  list(): Promise<vscode.Uri[]> {
+    this.watch();
+    if (!this.files || Date.now() - this.readAt > MAX_AGE_MS) {
+      this.readAt = Date.now();
+      const reading = this.read().catch((error) => {
+        this.log.warn(`Chat: the workspace's files could not be listed: ${describeError(error)}`);
+        return [];
+      });
+      this.files = reading;
+    }
+    return this.files;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) {
+      d.dispose();
+    }
+  }
+
+  /** Starts listening for changes at the first `#` (activation does no work for it). */
+  private watch(): void {
+    if (this.disposables.length) {
+      return;
+    }
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     const stale = () => (this.files = undefined);
     this.disposables.push(
@@ -39,25 +65,6 @@ export class WorkspaceFileList implements vscode.Disposable {
         }
       }),
     );
-  }
-
-  /** The files, as of at most a few seconds ago (and after every create, rename and delete seen). */
-  list(): Promise<vscode.Uri[]> {
-    if (!this.files || Date.now() - this.readAt > MAX_AGE_MS) {
-      this.readAt = Date.now();
-      const reading = this.read().catch((error) => {
-        this.log.warn(`Chat: the workspace's files could not be listed: ${describeError(error)}`);
-        return [];
-      });
-      this.files = reading;
-    }
-    return this.files;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) {
-      d.dispose();
-    }
   }
 
   /** Takes a deleted file (or folder, with what was in it) out of the list at once. */
