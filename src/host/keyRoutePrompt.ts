@@ -21,7 +21,7 @@ export interface BaseUrlSetting {
  */
 export class KeyRoutePrompt {
   /** One question per host at a time: requests that start together wait for the same answer. */
-  private readonly asking = new Map<string, Promise<URL>>();
+  private readonly asking = new Map<string, Promise<'send' | 'https'>>();
 
   constructor(
     private readonly state: vscode.Memento,
@@ -37,19 +37,25 @@ export class KeyRoutePrompt {
     return url;
   };
 
-  private plainHttp(url: URL): Promise<URL> {
+  private async plainHttp(url: URL): Promise<URL> {
     if (this.state.get<string[]>(PLAIN_HTTP_HOSTS_KEY, []).includes(url.host)) {
-      return Promise.resolve(url);
+      return url;
     }
     let answer = this.asking.get(url.host);
     if (!answer) {
       answer = this.ask(url).finally(() => this.asking.delete(url.host));
       this.asking.set(url.host, answer);
     }
-    return answer;
+    if ((await answer) === 'send') {
+      return url;
+    }
+    const secure = new URL(url);
+    secure.protocol = 'https:';
+    return secure;
   }
 
-  private async ask(url: URL): Promise<URL> {
+  /** The user's answer for a host; rejects (nothing is sent) on Cancel. */
+  private async ask(url: URL): Promise<'send' | 'https'> {
     const send = vscode.l10n.t('Send Anyway');
     const https = vscode.l10n.t('Use https');
     const choice = await vscode.window.showWarningMessage(
@@ -66,16 +72,14 @@ export class KeyRoutePrompt {
     if (choice === send) {
       const hosts = this.state.get<string[]>(PLAIN_HTTP_HOSTS_KEY, []);
       await this.state.update(PLAIN_HTTP_HOSTS_KEY, [...new Set([...hosts, url.host])]);
-      return url;
+      return 'send';
     }
     if (choice === https) {
       const base = this.setting.baseUrl?.trim();
       if (base && /^http:/i.test(base)) {
         await this.setting.setBaseUrl(base.replace(/^http:/i, 'https:'));
       }
-      const secure = new URL(url);
-      secure.protocol = 'https:';
-      return secure;
+      return 'https';
     }
     throw new ServiceError(
       'config',
