@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { describeError } from '../core/service/errors';
-import { USER_ONLY_SETTINGS, userOnlySettingsIn } from '../core/workspaceSettings';
+import { USER_ONLY_SETTINGS, userOnlySettingsIn } from '../core/service/workspaceSettings';
 
 /** The names already named to the user in this workspace. */
 const SHOWN_KEY = 'alphaAxo.ignoredWorkspaceSettingsShown';

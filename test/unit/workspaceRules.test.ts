@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { MAX_ATTACHMENT_BYTES, statRefusal } from '../../src/core/chat/attachments';
 import { looksSecret } from '../../src/core/chat/secretNames';
 import { excludeGlob, expandBraces, IgnoreRules } from '../../src/core/chat/workspaceIgnore';
-import { userOnlySettingsIn, withoutComments } from '../../src/core/workspaceSettings';
+import { userOnlySettingsIn, withoutComments } from '../../src/core/service/workspaceSettings';
 
 describe('what a repository may not do: the rules', () => {
   it('refuses by stat alone a folder, anything but a regular file, and a file past the bound', () => {
