@@ -11,7 +11,10 @@ import { registerKeys } from './features/keys/registerKeys';
 import { registerNativeChat } from './features/nativeChat/registerNativeChat';
 import { StatusBar } from './features/status/statusBar';
 import { registerTools } from './features/tools/registerTools';
+import { watchIgnoredSettings } from './host/ignoredSettingsNotice';
+import { KeyRoutePrompt } from './host/keyRoutePrompt';
 import { HostLogger } from './host/logger';
+import { tightenStorageOnce } from './host/privateStorage';
 import { SecretStore } from './host/secretStore';
 import type { Services } from './host/services';
 import { Settings } from './host/settings';
@@ -28,7 +31,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = new HostLogger(scrubber);
   const secrets = new SecretStore(context.secrets);
   const settings = new Settings();
-  const http = new HttpClient(() => settings.http, log, { scrubber });
+  // Keys go over plain http to another computer, or over TLS that is not checked, only as the user agreed.
+  const keyGate = new KeyRoutePrompt(context.globalState, settings).gate;
+  const http = new HttpClient(() => settings.http, log, { scrubber, keyGate });
   const serviceContext = {
     http,
     baseUrl: () => settings.baseUrl,
@@ -48,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): void {
     encyclopedia: createEncyclopediaStore(context, axo, log),
   };
   context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
+  context.subscriptions.push(tightenStorageOnce(context, log), watchIgnoredSettings(context, log));
 
   registerKeys(services);
   const chat = registerChat(services);

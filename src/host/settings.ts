@@ -14,8 +14,7 @@ export class Settings {
    * `.vscode/settings.json` is ignored on purpose: a cloned repository must not send the user's keys to its own server.
    */
   get baseUrl(): string | undefined {
-    const info = vscode.workspace.getConfiguration(SECTION).inspect<string>('baseUrl');
-    return info?.globalValue ?? info?.defaultValue;
+    return userValue<string>('baseUrl');
   }
 
   /**
@@ -23,12 +22,13 @@ export class Settings {
    * scope): a repository may not turn on what reaches the service.
    */
   get agentToolsEnabled(): boolean {
-    const info = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('agentTools.enabled');
-    return (info?.globalValue ?? info?.defaultValue ?? true) !== false;
+    return userValue<boolean>('agentTools.enabled') !== false;
   }
 
+  /** `alphaAxo.chat.model`, from the user's settings only (a repository must not pick the billed model). */
   get chatModel(): string {
-    return this.read('chat.model', 'alpha').trim() || 'alpha';
+    const value = userValue<unknown>('chat.model');
+    return (typeof value === 'string' && value.trim()) || 'alpha';
   }
 
   get chatStream(): boolean {
@@ -38,22 +38,28 @@ export class Settings {
   /**
    * `alphaAxo.chat.inrPerMillionInputTokens` and `…OutputTokens`: the chat model's price in INR per million tokens,
    * as the user's dashboard shows it (the spec publishes none). Unset (or not a number of at least 0): no cost shown.
+   * From the user's settings only: a repository must not hide the cost.
    */
   get chatPrices(): { input?: number; output?: number } {
     const price = (key: string) => {
-      const value = this.read<unknown>(key, undefined);
+      const value = userValue<unknown>(key);
       return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
     };
     return { input: price('chat.inrPerMillionInputTokens'), output: price('chat.inrPerMillionOutputTokens') };
   }
 
-  /** `alphaAxo.chat.groundWithAxo`: the grounding default of conversations that have not chosen for themselves. */
+  /**
+   * `alphaAxo.chat.groundWithAxo`: the grounding default of conversations that have not chosen for themselves, from
+   * the user's settings only (grounding sends the question to AXO).
+   */
   get chatGroundWithAxo(): boolean {
-    return this.read<boolean>('chat.groundWithAxo', false) === true;
+    return userValue<unknown>('chat.groundWithAxo') === true;
   }
 
+  /** `alphaAxo.encyclopedia.model`, from the user's settings only. */
   get encyclopediaModel(): string {
-    return this.read('encyclopedia.model', 'axo').trim() || 'axo';
+    const value = userValue<unknown>('encyclopedia.model');
+    return (typeof value === 'string' && value.trim()) || 'axo';
   }
 
   get timeoutMs(): number {
@@ -85,6 +91,11 @@ export class Settings {
     return { timeoutMs: this.timeoutMs, proxy: this.proxy, systemCertificates: this.systemCertificates };
   }
 
+  /** Writes the service URL to the user settings. */
+  async setBaseUrl(url: string): Promise<void> {
+    await vscode.workspace.getConfiguration(SECTION).update('baseUrl', url, vscode.ConfigurationTarget.Global);
+  }
+
   /** Writes the chat model to the user settings. */
   async setChatModel(model: string): Promise<void> {
     await vscode.workspace.getConfiguration(SECTION).update('chat.model', model, vscode.ConfigurationTarget.Global);
@@ -102,4 +113,15 @@ export class Settings {
   private read<T>(name: string, fallback: T): T {
     return vscode.workspace.getConfiguration(SECTION).get<T>(name, fallback);
   }
+}
+
+/**
+ * A setting from the user's settings only (or its default), never a workspace's: for the settings that decide where
+ * requests go, which billed model is used, what the user is shown it costs and what is sent (all
+ * application-scoped). A cloned repository's `.vscode/settings.json` is ignored on purpose; reading `globalValue`
+ * keeps that true whatever the host does with a workspace value.
+ */
+export function userValue<T>(name: string): T | undefined {
+  const info = vscode.workspace.getConfiguration(SECTION).inspect<T>(name);
+  return info?.globalValue ?? info?.defaultValue;
 }

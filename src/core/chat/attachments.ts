@@ -15,15 +15,40 @@ export const MAX_ATTACHMENT_BYTES = 512 * 1024;
 /** How much of a file is looked at to tell text from binary. */
 const SNIFF_BYTES = 8 * 1024;
 
+/** What `stat` says of a file about to be read. */
+export interface FileKind {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+}
+
+/**
+ * Why a file cannot be attached, from its `stat` alone, before a byte of it is read: a folder, anything that is not
+ * a regular file (a device, a pipe, a socket: reading one may never end), or one larger than the bound.
+ */
+export function statRefusal(name: string, kind: FileKind): string | undefined {
+  if (kind.isDirectory) {
+    return l10n.t('{0} is a folder: attach the files in it.', name);
+  }
+  if (!kind.isFile) {
+    return l10n.t('{0} is not a regular file (a device, a pipe or a socket): only files can be attached.', name);
+  }
+  return kind.size > MAX_ATTACHMENT_BYTES ? tooLarge(name, kind.size) : undefined;
+}
+
+function tooLarge(name: string, size: number): string {
+  return l10n.t(
+    '{0} is too large to attach ({1}; at most {2}).',
+    name,
+    formatBytes(size),
+    formatBytes(MAX_ATTACHMENT_BYTES),
+  );
+}
+
 /** Why a file cannot be attached, in a sentence; undefined when it can. */
 export function refusal(name: string, bytes: Uint8Array): string | undefined {
   if (bytes.length > MAX_ATTACHMENT_BYTES) {
-    return l10n.t(
-      '{0} is too large to attach ({1}; at most {2}).',
-      name,
-      formatBytes(bytes.length),
-      formatBytes(MAX_ATTACHMENT_BYTES),
-    );
+    return tooLarge(name, bytes.length);
   }
   if (looksBinary(bytes)) {
     return l10n.t('{0} is a binary file: only text can be attached.', name);

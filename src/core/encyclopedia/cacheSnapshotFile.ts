@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, writeFileSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makePrivateDir, makePrivateDirSync, PRIVATE_FILE_MODE } from '../storage/privateFiles';
 import { dirname } from 'node:path';
 import type { CacheEntry } from './lookupCache';
 
@@ -57,17 +58,17 @@ export class CacheSnapshotFile<V> {
 
   /** Writes the entries (replacing the file). */
   async save(entries: CacheEntry<V>[], now = Date.now()): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    await makePrivateDir(dirname(this.path));
     const temp = `${this.path}.${process.pid}.${now}.tmp`;
-    await writeFile(temp, serialize(entries, now), { encoding: 'utf8', mode: 0o600 });
+    await writeFile(temp, serialize(entries, now), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     await rename(temp, this.path);
   }
 
   /** Writes the entries synchronously (when the extension shuts down and cannot wait). */
   saveSync(entries: CacheEntry<V>[], now = Date.now()): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    makePrivateDirSync(dirname(this.path));
     const temp = `${this.path}.${process.pid}.${now}.tmp`;
-    writeFileSync(temp, serialize(entries, now), { encoding: 'utf8', mode: 0o600 });
+    writeFileSync(temp, serialize(entries, now), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     renameSync(temp, this.path);
   }
 

@@ -7,6 +7,7 @@ import { ServiceError, isAbortError, type KeyKind } from '../service/errors';
 import { checkFetchTarget, guardedLookup, type FetchGuard } from './fetchGuard';
 import { errorFromResponse, errorFromTransport } from '../service/httpErrors';
 import type { Logger } from '../logger';
+import { keyRouteOf, type KeyGate } from './keyRoute';
 import { proxyFor, type ProxySettings } from './proxy';
 import * as l10n from '@vscode/l10n';
 import { SecretScrubber } from '../service/secretScrubber';
@@ -62,6 +63,8 @@ export class HttpClient {
   private readonly unreleased = new Set<Dispatcher.ResponseData['body']>();
 
   private readonly caSource: CaSource;
+  /** Asked before a key leaves over plain http to another computer or over TLS that is not checked. */
+  private readonly keyGate: KeyGate | undefined;
   /**
    * The session's keys: every key sent is added to it, and every text the service sends back passes through it
    * (error bodies fully, content bodies for the keys only).
@@ -75,9 +78,10 @@ export class HttpClient {
   constructor(
     private readonly getSettings: () => HttpSettings,
     private readonly log: Logger,
-    options: { caSource?: CaSource; scrubber?: SecretScrubber } = {},
+    options: { caSource?: CaSource; scrubber?: SecretScrubber; keyGate?: KeyGate } = {},
   ) {
     this.caSource = options.caSource ?? nodeCaSource();
+    this.keyGate = options.keyGate;
     this.scrubber = options.scrubber ?? new SecretScrubber();
   }
 
@@ -93,7 +97,10 @@ export class HttpClient {
   /** Sends a request and returns the 2xx response, or throws a ServiceError with a clear sentence. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const settings = this.getSettings();
-    let url = req.url;
+    // Nothing leaves before the gate answers (it may ask the user, or send to the https form instead).
+    const route = this.keyGate && keyRouteOf(req.url, settings.proxy);
+    let url = route && this.keyGate ? await this.keyGate(route) : req.url;
+    const origin = url.origin;
     let method = req.method;
     let body = req.body === undefined ? undefined : JSON.stringify(req.body);
     let sendKey = true;
@@ -112,7 +119,7 @@ export class HttpClient {
       }
       const next = new URL(location, url);
       // The key is never sent to another origin, whatever the redirect says.
-      sendKey = sendKey && next.origin === req.url.origin;
+      sendKey = sendKey && next.origin === origin;
       if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;

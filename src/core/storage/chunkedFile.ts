@@ -1,8 +1,9 @@
 import { promises as fs, closeSync, openSync, writevSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from './privateFiles';
 
-/** Writes `chunks` to a new file in one `writev` (libuv loops over partial writes and the system's vector limit). */
+/** Writes `chunks` to a new file (0600) in one `writev` (libuv loops over partial writes and the system's vector limit). */
 export async function writeChunks(file: string, chunks: Buffer[]): Promise<void> {
-  const handle = await fs.open(file, 'w');
+  const handle = await fs.open(file, 'w', PRIVATE_FILE_MODE);
   try {
     const { bytesWritten } = await handle.writev(chunks);
     checkWritten(bytesWritten, chunks);
@@ -13,7 +14,7 @@ export async function writeChunks(file: string, chunks: Buffer[]): Promise<void>
 
 /** `writeChunks`, blocking. */
 export function writeChunksSync(file: string, chunks: Buffer[]): void {
-  const fd = openSync(file, 'w');
+  const fd = openSync(file, 'w', PRIVATE_FILE_MODE);
   try {
     checkWritten(writevSync(fd, chunks), chunks);
   } finally {

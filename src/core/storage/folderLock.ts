@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs, openSync, closeSync, writeSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from './privateFiles';
 
 /** A lock held longer than this belongs to a process that died holding it (a locked write takes milliseconds). */
 const STALE_MS = 10_000;
@@ -51,7 +52,7 @@ export class FolderLock {
 
   private async tryAcquire(token: string): Promise<boolean> {
     try {
-      const handle = await fs.open(this.file, 'wx');
+      const handle = await fs.open(this.file, 'wx', PRIVATE_FILE_MODE);
       await handle.writeFile(token).finally(() => handle.close());
       return true;
     } catch (error) {
@@ -71,7 +72,7 @@ export class FolderLock {
 
   private tryAcquireSync(token: string): boolean {
     try {
-      const fd = openSync(this.file, 'wx');
+      const fd = openSync(this.file, 'wx', PRIVATE_FILE_MODE);
       try {
         writeSync(fd, token);
       } finally {

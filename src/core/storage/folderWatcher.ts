@@ -1,4 +1,5 @@
-import { mkdirSync, watch } from 'node:fs';
+import { watch } from 'node:fs';
+import { makePrivateDirSync } from './privateFiles';
 
 /** Something to stop. */
 export interface Stoppable {
@@ -15,7 +16,7 @@ export interface FolderWatcher {
 export const nodeFolderWatcher: FolderWatcher = {
   watch(dir, onChange, onError) {
     try {
-      mkdirSync(dir, { recursive: true });
+      makePrivateDirSync(dir);
       const watcher = watch(dir, (_event, name) => onChange(name ?? undefined));
       watcher.on('error', onError);
       return { dispose: () => watcher.close() };

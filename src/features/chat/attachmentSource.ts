@@ -1,53 +1,49 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { plainTerminalText, rankPaths, refusal } from '../../core/chat/attachments';
+import { plainTerminalText, rankPaths } from '../../core/chat/attachments';
 import { newId, type ContextItem } from '../../core/chat/conversation';
 import { fenceForLanguageId } from '../../core/chat/languageIds';
 import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 import type { AttachOptionView } from '../../protocol/chatProtocol';
+import { mayReadDropped, readAttachmentFile, type FileRead } from './attachmentFile';
 import { selectionContext } from './chatCommands';
+import { WorkspaceFileList } from './workspaceFileList';
 
 /** At most this many options are offered for one `#query`. */
 const MAX_OPTIONS = 30;
-/** The workspace files listed for the fuzzy search, at most. */
-const MAX_WORKSPACE_FILES = 5_000;
 /** The last command's output kept per terminal, at most (its end is kept). */
 const MAX_TERMINAL_CHARS = 64 * 1024;
 
 /** An option offered, with how to read it when chosen. */
 interface Offered {
   view: AttachOptionView;
-  read(): Promise<ContextItem | string>;
+  read(): Promise<FileRead>;
 }
 
 /**
  * What `#` in the chat's composer can attach, and reading it: the selection, the last command's output in the
  * active terminal (read through shell integration, `TerminalShellExecution.read()`), open files, the active
- * file's symbols, and workspace files by fuzzy match. Files that are binary or too large are refused with the
- * reason. Also reads dropped files and editor tabs.
+ * file's symbols, and workspace files by fuzzy match (see {@link WorkspaceFileList}). Files that are binary or too
+ * large are refused with the reason, one whose name looks like a secret is read after a confirmation. Also reads
+ * dropped files and editor tabs (one outside the workspace after a confirmation).
  */
 export class AttachmentSource implements vscode.Disposable {
   private offered = new Map<string, Offered>();
-  private files: Promise<vscode.Uri[]> | undefined;
+  private readonly files: WorkspaceFileList;
   /** The last command's output per terminal, as it arrived. */
   private readonly output = new WeakMap<vscode.Terminal, { command: string; text: string }>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: Logger) {
+    this.files = new WorkspaceFileList(log);
     // VS Code before 1.93 has no shell integration events (and this engine's typings do not name them): then no
     // terminal output is offered.
     const onStart = (vscode.window as unknown as ShellIntegrationWindow).onDidStartTerminalShellExecution;
     if (typeof onStart === 'function') {
       this.disposables.push(onStart((event) => void this.capture(event)));
     }
-    const forget = () => (this.files = undefined);
-    this.disposables.push(
-      vscode.workspace.onDidCreateFiles(forget),
-      vscode.workspace.onDidDeleteFiles(forget),
-      vscode.workspace.onDidRenameFiles(forget),
-      vscode.workspace.onDidChangeWorkspaceFolders(forget),
-    );
+    this.disposables.push(this.files);
   }
 
   /** What `#query` may attach, best first. */
@@ -85,7 +81,7 @@ export class AttachmentSource implements vscode.Disposable {
       if (!q || rankPaths(q, [vscode.workspace.asRelativePath(uri)], 1).length) {
         offered.push({
           view: { id: newId(), kind: 'openFile', label: path.basename(uri.path), detail: folderOf(uri) },
-          read: () => this.readFile(uri, name),
+          read: () => readAttachmentFile(uri, name, this.log),
         });
       }
     }
@@ -93,13 +89,13 @@ export class AttachmentSource implements vscode.Disposable {
       offered.push(...(await this.symbols(editor.document, q)));
     }
     const known = new Set(open.map((u) => u.toString()));
-    const files = (await this.workspaceFiles()).filter((u) => !known.has(u.toString()));
+    const files = (await this.files.list()).filter((u) => !known.has(u.toString()));
     const byPath = new Map(files.map((u) => [vscode.workspace.asRelativePath(u), u]));
     for (const relative of rankPaths(q, [...byPath.keys()], MAX_OPTIONS)) {
       const uri = byPath.get(relative) as vscode.Uri;
       offered.push({
         view: { id: newId(), kind: 'file', label: path.basename(uri.path), detail: folderOf(uri) },
-        read: () => this.readFile(uri, relative),
+        read: () => readAttachmentFile(uri, relative, this.log),
       });
     }
     const shown = offered.slice(0, MAX_OPTIONS);
@@ -107,13 +103,20 @@ export class AttachmentSource implements vscode.Disposable {
     return shown.map((o) => o.view);
   }
 
-  /** Reads an option offered by the last `options`: its context item, or why it cannot be attached. */
-  async read(id: string): Promise<ContextItem | string | undefined> {
+  /**
+   * Reads an option offered by the last `options`: its context item, why it cannot be attached, null when the user
+   * declined to attach it, undefined when it was not offered.
+   */
+  async read(id: string): Promise<FileRead | undefined> {
     const offered = this.offered.get(id);
     return offered?.read();
   }
 
-  /** Reads dropped files and editor tabs (their URIs as text); each gives an item or why it cannot be attached. */
+  /**
+   * Reads dropped files and editor tabs (their URIs as text); each gives an item or why it cannot be attached. A file
+   * outside the workspace folders that is not an open editor is read only if the user confirms it; one declined is
+   * left out.
+   */
   async readDropped(uris: readonly string[]): Promise<(ContextItem | string)[]> {
     const out: (ContextItem | string)[] = [];
     for (const text of uris) {
@@ -128,7 +131,14 @@ export class AttachmentSource implements vscode.Disposable {
         out.push(vscode.l10n.t('{0} is not a file that can be attached.', text));
         continue;
       }
-      out.push(await this.readFile(uri, labelOf(uri)));
+      if (!(await mayReadDropped(uri, openFileUris()))) {
+        this.log.info(`Chat: a dropped file outside the workspace was not attached: ${uri.toString(true)}`);
+        continue;
+      }
+      const read = await readAttachmentFile(uri, labelOf(uri), this.log);
+      if (read !== null) {
+        out.push(read);
+      }
     }
     return out;
   }
@@ -136,42 +146,6 @@ export class AttachmentSource implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables.splice(0)) {
       d.dispose();
-    }
-  }
-
-  /** A file as a context item: its text from an open editor (unsaved edits included) or the disk; refused when not text. */
-  private async readFile(uri: vscode.Uri, label: string): Promise<ContextItem | string> {
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    try {
-      let text: string;
-      let languageId: string | undefined;
-      if (open) {
-        text = open.getText();
-        languageId = open.languageId;
-        const why = refusal(label, Buffer.from(text, 'utf8'));
-        if (why) {
-          return why;
-        }
-      } else {
-        const stat = await vscode.workspace.fs.stat(uri);
-        if (stat.type & vscode.FileType.Directory) {
-          return vscode.l10n.t('{0} is a folder: attach the files in it.', label);
-        }
-        const bytes = await vscode.workspace.fs.readFile(uri);
-        const why = refusal(label, bytes);
-        if (why) {
-          return why;
-        }
-        text = Buffer.from(bytes).toString('utf8');
-      }
-      if (!text.trim()) {
-        return vscode.l10n.t('{0} is empty.', label);
-      }
-      const language = fenceForLanguageId(languageId ?? languageOfPath(uri.path)) || undefined;
-      return { id: newId(), label, content: text, language };
-    } catch (error) {
-      this.log.warn(`Chat: could not read ${label} to attach it: ${describeError(error)}`);
-      return vscode.l10n.t('{0} could not be read: {1}', label, describeError(error));
     }
   }
 
@@ -221,13 +195,6 @@ export class AttachmentSource implements vscode.Disposable {
         }),
       };
     });
-  }
-
-  private workspaceFiles(): Promise<vscode.Uri[]> {
-    this.files ??= Promise.resolve(
-      vscode.workspace.findFiles('**/*', '{**/node_modules/**,**/.git/**}', MAX_WORKSPACE_FILES),
-    ).catch(() => []);
-    return this.files;
   }
 
   /** Keeps what a command writes in a terminal with shell integration, as the last output of that terminal. */
@@ -288,10 +255,4 @@ function folderOf(uri: vscode.Uri): string | undefined {
   const relative = vscode.workspace.asRelativePath(uri);
   const folder = path.posix.dirname(relative.replace(/\\/g, '/'));
   return folder === '.' ? undefined : folder;
-}
-
-/** A language id from a file name, for the fence (the extension is the usual one for most languages). */
-function languageOfPath(file: string): string {
-  const ext = path.extname(file).slice(1).toLowerCase();
-  return ext || 'plaintext';
 }

@@ -136,7 +136,11 @@ export class ChatRouter implements SurfaceHost {
       }
       case 'attach/add': {
         const read = await this.deps.attachments?.read(message.id);
-        return read === undefined ? this.drop('attach/add of an option not offered') : this.attach([read]);
+        if (read === undefined) {
+          return this.drop('attach/add of an option not offered');
+        }
+        // null: the user declined (a secret-looking file); nothing to say.
+        return read === null ? undefined : this.attach([read]);
       }
       case 'attach/drop':
         return this.attach((await this.deps.attachments?.readDropped(message.uris)) ?? []);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { userValue } from '../../host/settings';
 
 /** What hovers may do: nothing, show looked-up terms, or also fetch the hovered word. */
 export type HoverLookups = 'off' | 'lookedUp' | 'always';
@@ -28,17 +29,6 @@ function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('alphaAxo');
 }
 
-/**
- * A setting from the user's settings only (or its default), never a workspace's: for the settings that decide what
- * leaves the machine. A cloned repository's `.vscode/settings.json` must not make hovers send words to the service
- * or delete the user's cache. The settings are application-scoped too; reading `globalValue` keeps that true
- * whatever the host does with a workspace value.
- */
-function userValue<T>(name: string): T | undefined {
-  const info = config().inspect<T>(name);
-  return info?.globalValue ?? info?.defaultValue;
-}
-
 /** `alphaAxo.encyclopedia.hoverLookups` from the user's settings, with anything unknown read as the default. */
 export function hoverLookups(): HoverLookups {
   const value = userValue<string>('encyclopedia.hoverLookups');
@@ -52,9 +42,12 @@ export function cacheTtlMs(): number {
   return clamped * 60 * 60 * 1000;
 }
 
-/** The models from `alphaAxo.encyclopedia.models` (invalid items skipped), plus `current` if it is not listed. */
+/**
+ * The models from `alphaAxo.encyclopedia.models` in the user's settings (invalid items skipped), plus `current` if it
+ * is not listed.
+ */
 export function encyclopediaModels(current?: string): ModelOption[] {
-  const raw = config().get<unknown>('encyclopedia.models');
+  const raw = userValue<unknown>('encyclopedia.models');
   const models: ModelOption[] = [];
   for (const item of Array.isArray(raw) ? raw : []) {
     const o = item as Partial<ModelOption> | null;

@@ -2,6 +2,7 @@ import { promises as fs, readFileSync, renameSync, rmSync, writeFileSync } from 
 import * as path from 'node:path';
 import type { ConversationSummary } from './conversationSummary';
 import { revisionOf, revisionOfText, Revisions } from '../../storage/revisionFile';
+import { PRIVATE_FILE_MODE } from '../../storage/privateFiles';
 
 /** A change to the index: an entry to set, or an id to drop. */
 export type IndexChange = { set: ConversationSummary } | { drop: string };
@@ -63,7 +64,7 @@ export class IndexFile {
     const temp = `${this.file}.${this.writer}.${++this.tempCount}.tmp`;
     try {
       const revision = this.revisions.next();
-      await fs.writeFile(temp, serialize(map, revision), 'utf8');
+      await fs.writeFile(temp, serialize(map, revision), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       await fs.rename(temp, this.file);
       this.revision = revision;
       this.written = { revision, map: new Map(map) };
@@ -88,7 +89,7 @@ export class IndexFile {
     const temp = `${this.file}.${this.writer}.${++this.tempCount}.tmp`;
     try {
       const revision = this.revisions.next();
-      writeFileSync(temp, serialize(map, revision), 'utf8');
+      writeFileSync(temp, serialize(map, revision), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       renameSync(temp, this.file);
       this.revision = revision;
     } catch (error) {

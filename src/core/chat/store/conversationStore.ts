@@ -1,4 +1,4 @@
-import { promises as fs, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { promises as fs, existsSync, renameSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { describeError } from '../../service/errors';
@@ -17,6 +17,7 @@ import { differs, mergeConversations } from '../conversationMerge';
 import { OperationQueue } from '../operationQueue';
 import { writeChunks, writeChunksSync } from '../../storage/chunkedFile';
 import { FolderLock } from '../../storage/folderLock';
+import { makePrivateDir, makePrivateDirSync } from '../../storage/privateFiles';
 import { noFolderWatcher, watchSettled, type FolderWatcher, type Stoppable } from '../../storage/folderWatcher';
 import { revisionOf, revisionOfSync, revisionOfText, Revisions } from '../../storage/revisionFile';
 
@@ -106,7 +107,7 @@ export class ConversationStore implements Stoppable {
     this.watch();
     const generation = ++this.generation;
     return this.serial(async () => {
-      await fs.mkdir(this.dir, { recursive: true });
+      await makePrivateDir(this.dir);
       return this.lock.run(() => this.write(conversation, generation));
     });
   }
@@ -142,7 +143,7 @@ export class ConversationStore implements Stoppable {
       return;
     }
     this.syncGeneration = ++this.generation;
-    mkdirSync(this.dir, { recursive: true });
+    makePrivateDirSync(this.dir);
     this.waitForRename();
     this.lock.runSync(() => {
       const file = this.fileOf(conversation.id);
@@ -174,7 +175,7 @@ export class ConversationStore implements Stoppable {
     }
     this.deleted.add(id);
     await this.serial(async () => {
-      await fs.mkdir(this.dir, { recursive: true });
+      await makePrivateDir(this.dir);
       await this.lock.run(async () => {
         await fs.rm(this.fileOf(id), { force: true });
         this.bases.delete(id);

@@ -1,0 +1,115 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { encyclopediaModels } from '../../../src/features/encyclopedia/encyclopediaConfig';
+import { noticeIgnoredSettings } from '../../../src/host/ignoredSettingsNotice';
+import { Settings } from '../../../src/host/settings';
+
+/** What a cloned repository's `.vscode/settings.json` tries: another billed model, no cost shown, grounding on. */
+const REPOSITORY_SETTINGS = `{
+  // A repository's own settings.
+  "alphaAxo.chat.model": "skyflash",
+  "alphaAxo.chat.inrPerMillionInputTokens": 0,
+  "alphaAxo.chat.inrPerMillionOutputTokens": 0,
+  "alphaAxo.chat.groundWithAxo": true,
+  "alphaAxo.encyclopedia.model": "axo.paid",
+  "alphaAxo.encyclopedia.models": [{ "id": "axo.paid", "label": "AXO Paid" }],
+  /* "alphaAxo.baseUrl": "http://commented.out", */
+  // The control: a window-scoped setting a workspace may set, to know the file has been read.
+  "alphaAxo.chat.stream": false,
+}`;
+
+async function until(probe: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out: ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+class MemoryState implements vscode.Memento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, fallback?: T): T {
+    return (this.values.has(key) ? this.values.get(key) : fallback) as T;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
+describe('settings a repository may not change', () => {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string;
+  const file = path.join(folder ?? '', '.vscode', 'settings.json');
+  const config = () => vscode.workspace.getConfiguration('alphaAxo');
+
+  before(async function () {
+    this.timeout(20_000);
+    assert.ok(folder, 'the extension host has a workspace folder');
+    await config().update('chat.inrPerMillionInputTokens', 90, vscode.ConfigurationTarget.Global);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, REPOSITORY_SETTINGS);
+    await until(() => config().get('chat.stream') === false, 'the workspace settings file was not read');
+  });
+
+  after(async function () {
+    this.timeout(20_000);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    await config().update('chat.inrPerMillionInputTokens', undefined, vscode.ConfigurationTarget.Global);
+    await until(() => config().get('chat.stream') === true, 'the workspace settings file was not forgotten');
+  });
+
+  it('reads the model, the prices, grounding and the encyclopedia models from the user settings only', () => {
+    const settings = new Settings();
+    assert.equal(settings.chatModel, 'alpha');
+    assert.deepEqual(settings.chatPrices, { input: 90, output: undefined });
+    assert.equal(settings.chatGroundWithAxo, false);
+    assert.equal(settings.encyclopediaModel, 'axo');
+    assert.deepEqual(
+      encyclopediaModels().map((m) => m.id),
+      ['axo', 'axo.1', 'axo.2'],
+    );
+  });
+
+  it('tells the user once which settings are ignored there, and opens them in the User settings', async function () {
+    this.timeout(10_000);
+    const window = vscode.window as { showWarningMessage: unknown };
+    const commands = vscode.commands as { executeCommand: unknown };
+    const showWarningMessage = window.showWarningMessage;
+    const executeCommand = commands.executeCommand;
+    const shown: string[] = [];
+    const run: unknown[][] = [];
+    window.showWarningMessage = async (message: string, ...items: string[]) => {
+      shown.push(message);
+      return items[0];
+    };
+    commands.executeCommand = async (...args: unknown[]) => void run.push(args);
+    try {
+      const state = new MemoryState();
+      const names = await noticeIgnoredSettings(state);
+      assert.deepEqual(names, [
+        'alphaAxo.chat.model',
+        'alphaAxo.chat.inrPerMillionInputTokens',
+        'alphaAxo.chat.inrPerMillionOutputTokens',
+        'alphaAxo.chat.groundWithAxo',
+        'alphaAxo.encyclopedia.model',
+        'alphaAxo.encyclopedia.models',
+      ]);
+      assert.equal(shown.length, 1);
+      assert.match(shown[0], /alphaAxo\.chat\.model, alphaAxo\.chat\.inrPerMillionInputTokens/);
+      assert.match(shown[0], /User settings/);
+      assert.doesNotMatch(shown[0], /baseUrl/, 'a commented-out setting is not named');
+      assert.deepEqual(run, [['workbench.action.openSettings', `@id:${names.join(',')}`]]);
+      assert.deepEqual(await noticeIgnoredSettings(state), [], 'the second start says nothing');
+      assert.equal(shown.length, 1);
+    } finally {
+      window.showWarningMessage = showWarningMessage;
+      commands.executeCommand = executeCommand;
+    }
+  });
+});
