@@ -1,11 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { poll, screenshot } from '../harness/workbench';
+import { fillInputBox, poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
 import {
+  conversationFiles,
   openChat,
   prompts,
   reloadWindow,
@@ -14,6 +17,29 @@ import {
   storedConversation,
   waitForReplyEnd,
 } from './chatHelpers';
+
+/** A stored conversation file as the test compares it. */
+interface StoredFile {
+  id: string;
+  messages: { id: string; content: string }[];
+  branches?: { id: string; parentId: string }[];
+}
+
+/** The stored conversations whose path holds a prompt containing `marker`. */
+function storedWith(userDataDir: string, marker: string): StoredFile[] {
+  return conversationFiles(userDataDir)
+    .map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as StoredFile)
+    .filter((c) => c.messages.some((m) => m.content.includes(marker)));
+}
+
+/** A conversation file without what differs between an original and its import: the id, revision and save time. */
+function comparable(file: StoredFile): Record<string, unknown> {
+  const rest: Record<string, unknown> = { ...file };
+  delete rest.id;
+  delete rest.revision;
+  delete rest.updatedAt;
+  return rest;
+}
 
 /** The queue's list under the conversation. */
 function queueList(frame: FrameLocator): Locator {
@@ -88,7 +114,7 @@ describe('Prompt queue: send while a reply streams', function () {
     await queuePrompt(frame, 'second prompt');
     await queuePrompt(frame, 'third prompt');
     await queuePrompt(frame, 'fourth prompt');
-    await screenshot(session.page, 'prompt-queue');
+    await screenshot(session.page, 'chat-queue');
 
     await queueList(frame).getByRole('button', { name: 'Edit queued prompt “third prompt”' }).click();
     const box = queueList(frame).getByRole('textbox', { name: 'Edit queued prompt' });
@@ -147,5 +173,33 @@ describe('Prompt queue: send while a reply streams', function () {
     const stored = storedConversation(session.server.userDataDir, marker);
     const interrupted = stored?.messages.findIndex((m) => m.content.includes('interrupted by send now')) ?? -1;
     assert.equal(stored?.messages[interrupted + 1]?.status, 'stopped', 'the running reply was stopped');
+  });
+
+  it('export as JSON then import through the commands gives the same conversation, branches included', async () => {
+    // A branch point: the last reply written again keeps the old one as a branch.
+    await replies(frame).last().getByRole('button', { name: 'Regenerate' }).click();
+    await waitForReplyEnd(frame);
+    const target = path.join(session.server.workspaceDir, `${marker}.json`);
+    await runCommand(session.page, 'ALPHA: Export Conversation as JSON');
+    await fillInputBox(session.page, target);
+    await waitForToast(session.page, /Exported the conversation to/);
+    assert.ok(fs.existsSync(target), 'the file was written');
+    await runCommand(session.page, 'ALPHA: Import Conversation…');
+    await fillInputBox(session.page, target);
+    await waitForToast(session.page, /Imported “/);
+    let stored: StoredFile[] = [];
+    await poll(
+      () => {
+        stored = storedWith(session.server.userDataDir, marker);
+        return Promise.resolve(stored.length === 2);
+      },
+      15_000,
+      () => `the imported conversation is not stored (${stored.length} conversations hold the marker)`,
+    );
+    const [a, b] = stored;
+    assert.notEqual(a.id, b.id);
+    assert.ok((a.branches?.length ?? 0) > 0, 'the original has a branch');
+    assert.deepEqual(comparable(a), comparable(b));
+    await waitForLastPrompts(frame, ['interrupted by send now', 'urgent one', 'later one']);
   });
 });
