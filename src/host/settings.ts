@@ -48,6 +48,11 @@ export class Settings {
     return { input: price('chat.inrPerMillionInputTokens'), output: price('chat.inrPerMillionOutputTokens') };
   }
 
+  /** `alphaAxo.chat.queuePrompts`: a prompt sent while a reply streams waits its turn (false: no sending then). */
+  get chatQueuePrompts(): boolean {
+    return this.read<boolean>('chat.queuePrompts', true) !== false;
+  }
+
   /**
    * `alphaAxo.chat.groundWithAxo`: the grounding default of conversations that have not chosen for themselves, from
    * the user's settings only (grounding sends the question to AXO).

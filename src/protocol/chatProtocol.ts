@@ -151,6 +151,29 @@ export interface ChatDisplayView {
   fontSize: number;
 }
 
+/** A prompt waiting its turn in the queue, as the page lists it. */
+export interface QueuedPromptView {
+  id: string;
+  text: string;
+  /** The labels of the context chips it was queued with. */
+  attachments: string[];
+  /** The label of the model it was queued with. */
+  model: string;
+  /** Queued with "Ground with AXO" on. */
+  grounded: boolean;
+  /** This window may edit, remove and send it; false: another window queued it and runs it (shown only). */
+  mine: boolean;
+}
+
+/** The prompt queue of the conversation shown. */
+export interface QueueView {
+  /** `alphaAxo.chat.queuePrompts`: Send stays beside "Stop generating" and queues (false: no sending mid-reply). */
+  enabled: boolean;
+  prompts: QueuedPromptView[];
+  /** Some of this window's prompts wait to be resumed (after a Stop, a failed reply, a reload): none goes unasked. */
+  waiting: boolean;
+}
+
 /** Everything the page draws from: sent first after `webview/ready`, and whenever the whole view changes. */
 export interface ChatStateView {
   conversationId: string;
@@ -177,6 +200,8 @@ export interface ChatStateView {
    * empty) only when the conversation has other versions.
    */
   otherVersions?: UsageView[];
+  /** The prompts waiting their turn (absent: none, and queueing on). */
+  queue?: QueueView;
 }
 
 /** Messages the host sends to the page. */
@@ -222,6 +247,8 @@ export type HostToWebview =
   | { type: 'ui/display'; display: ChatDisplayView }
   /** Host → webview: the list's filter changed (in this or another page of the window). */
   | { type: 'history/scope'; scope: HistoryScope }
+  /** Host → webview: the prompt queue changed (here, in another page, or in another window). */
+  | { type: 'queue/changed'; queue: QueueView }
   /** Host → webview: what `#query` may attach, best first (empty: nothing matches). */
   | { type: 'attach/options'; query: string; options: AttachOptionView[] };
 
@@ -229,8 +256,16 @@ export type HostToWebview =
 export type WebviewToHost =
   /** Webview → host: the page listens; the host answers with `chat/state` and whatever it held. */
   | { type: 'webview/ready' }
-  /** Webview → host: send a prompt (with the pending context chips). */
+  /** Webview → host: send a prompt (with the pending context chips); while a reply streams, the host queues it. */
   | { type: 'chat/send'; text: string }
+  /** Webview → host: change the text of a queued prompt. */
+  | { type: 'queue/edit'; id: string; text: string }
+  /** Webview → host: take a prompt out of the queue. */
+  | { type: 'queue/remove'; id: string }
+  /** Webview → host: "Send now": stop the running reply and send this queued prompt. */
+  | { type: 'queue/sendNow'; id: string }
+  /** Webview → host: run the waiting queue. */
+  | { type: 'queue/resume' }
   /** Webview → host: stop the reply `requestId` (Stop generating, Esc). */
   | { type: 'chat/cancel'; requestId: number }
   /** Webview → host: write a reply again (`messageId`'s, else the last); the old one stays as a branch. */
@@ -300,6 +335,10 @@ const CHAT_ERROR_ACTIONS: readonly ChatErrorAction[] = ['setChatKey', 'retry', '
 export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'webview/ready': bare,
   'chat/send': (m) => isText(m.text),
+  'queue/edit': (m) => isShort(m.id) && isText(m.text),
+  'queue/remove': (m) => isShort(m.id),
+  'queue/sendNow': (m) => isShort(m.id),
+  'queue/resume': bare,
   'chat/cancel': (m) => isIndex(m.requestId),
   'chat/regenerate': (m) => m.messageId === undefined || isShort(m.messageId),
   'chat/branch': (m) => isShort(m.messageId) && (m.step === -1 || m.step === 1),

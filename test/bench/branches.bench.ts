@@ -15,7 +15,7 @@ const TARGET_MS = 50;
 const ROUNDS = 40;
 
 /** A conversation of MESSAGES messages on its path, and a second version of every fifth reply (BRANCH_POINTS). */
-function branchedConversation(): Conversation {
+export function branchedConversation(): Conversation {
   const conversation = newConversation(1_000);
   const history: { role: string; content: string }[] = [];
   const branches: Conversation['messages'] = [];
@@ -51,7 +51,7 @@ function branchedConversation(): Conversation {
 }
 
 /** What the host sends the page for the conversation shown: every message as a view with its place, as JSON. */
-function pageState(conversation: Conversation): number {
+export function pageState(conversation: Conversation): number {
   const places = branchPlaces(conversation);
   const messages = conversation.messages.map(({ id, role, content, createdAt, status }) => {
     return { id, role, content, createdAt, status, branch: places.get(id) };

@@ -19,6 +19,10 @@ const CHAT_GOOD: Record<ChatMessage['type'], ChatMessage> = {
   'webview/ready': { type: 'webview/ready' },
   'chat/send': { type: 'chat/send', text: 'hello' },
   'chat/cancel': { type: 'chat/cancel', requestId: 3 },
+  'queue/edit': { type: 'queue/edit', id: 'q1', text: 'edited' },
+  'queue/remove': { type: 'queue/remove', id: 'q1' },
+  'queue/sendNow': { type: 'queue/sendNow', id: 'q1' },
+  'queue/resume': { type: 'queue/resume' },
   'chat/regenerate': { type: 'chat/regenerate' },
   'chat/edit': { type: 'chat/edit', messageId: 'm1', text: 'again' },
   'chat/branch': { type: 'chat/branch', messageId: 'm1', step: -1 },
@@ -91,6 +95,10 @@ const CHAT_BAD: unknown[] = [
   { type: 'chat/cancel', requestId: -1 },
   { type: 'chat/cancel', requestId: 1.5 },
   { type: 'chat/cancel', requestId: Number.NaN },
+  { type: 'queue/edit', id: 'q1' },
+  { type: 'queue/edit', id: 'q1', text: 'x'.repeat(MAX_TEXT + 1) },
+  { type: 'queue/remove', id: '' },
+  { type: 'queue/sendNow', id: 7 },
   { type: 'chat/edit', messageId: '', text: 'x' },
   { type: 'chat/branch', messageId: 'm1', step: 2 },
   { type: 'chat/branch', messageId: 'm1', step: '1' },
@@ -239,6 +247,12 @@ function recordingRouter(shown: string[] = []) {
     removeContext: record('removeContext'),
     setGround: record('setGround'),
     openSource: record('openSource'),
+    prompts: {
+      edit: record('editQueued'),
+      remove: record('removeQueued'),
+      sendNow: record('sendQueuedNow'),
+      resume: record('resumeQueue'),
+    },
   } as unknown as RouterChat;
   const actions = {
     copy: record('copy'),
@@ -320,6 +334,9 @@ describe('webview messages: the chat router', () => {
     await router.onMessage(page, CHAT_GOOD['chat/send']);
     await router.onMessage(page, CHAT_GOOD['chat/ground']);
     await router.onMessage(page, CHAT_GOOD['source/open']);
+    for (const type of ['queue/edit', 'queue/remove', 'queue/sendNow', 'queue/resume'] as const) {
+      await router.onMessage(page, CHAT_GOOD[type]);
+    }
     assert.deepEqual(calls, [
       'loadImage https://img.example/shown.png',
       'openLink ["mailto:a@example.com?subject=x"]',
@@ -327,6 +344,10 @@ describe('webview messages: the chat router', () => {
       'send ["hello"]',
       'setGround [true]',
       'openSource ["m1",0]',
+      'editQueued ["q1","edited"]',
+      'removeQueued ["q1"]',
+      'sendQueuedNow ["q1"]',
+      'resumeQueue []',
     ]);
     assert.deepEqual(warnings, []);
   });

@@ -1,14 +1,15 @@
-import * as l10n from '@vscode/l10n';
 import { describeError } from '../service/errors';
 import { estimateTokens } from '../service/tokenEstimate';
-import { fitAttachments } from './attachments';
 import { leavePath, newVersionTime, switchBranch } from './branches';
 import type { Budget, ChatStateOptions, ExternalChange } from './chatStateTypes';
 import { estimateMessagesTokens } from './contextBudget';
-import { newId, titleFor, type ContextItem, type Conversation, type StoredMessage } from './conversation';
+import { newId, type ContextItem, type Conversation, type StoredMessage } from './conversation';
 import type { ConversationSummary } from './store/conversationSummary';
 import { contextTokensOf } from './modelLineup';
 import { OperationQueue } from './operationQueue';
+import { addPending, addPrompt, hasPromptTitle, titleFrom } from './promptAdd';
+import type { QueuedPrompt } from './promptQueue';
+import { PromptQueue } from './promptQueueRunner';
 import {
   deleteConversation,
   duplicateConversation,
@@ -18,11 +19,11 @@ import {
   type OrganiseContext,
 } from './organise';
 import { requestMessages } from './promptMessages';
-import { ReplyRun } from './replyRun';
+import { ReplyRun, type ReplyOverrides } from './replyRun';
 
 /**
  * The chat's state, apart from VS Code: the conversation shown (through its holder), the running reply, and every
- * operation on them: send, record, regenerate, edit, new, switch, delete, stop.
+ * operation on them: send, record, regenerate, edit, new, switch, delete, stop, and the prompt queue (`prompts`).
  *
  * Operations run one at a time, in the order asked (`serial`), so a switch cannot read a conversation a send is
  * still changing, and a prompt sent during a switch lands in the conversation switched to. An operation first stops
@@ -34,6 +35,8 @@ export class ChatState {
   private readonly queue: OperationQueue;
   private readonly reply: ReplyRun;
   private readonly organise: OrganiseContext;
+  /** Prompts sent while a reply streamed, waiting their turn (see PromptQueue). */
+  readonly prompts: PromptQueue;
   private disposed = false;
   /** What fitting the last prompt's attachments trimmed, for its reply's notice. */
   private trimNotice: string | undefined;
@@ -45,6 +48,13 @@ export class ChatState {
     this.queue = new OperationQueue(this.loaded);
     this.reply = new ReplyRun(options);
     this.organise = { holder, listener, halt: () => this.halt(), replying: () => this.reply.current !== undefined };
+    this.prompts = new PromptQueue({
+      ...this.organise,
+      settings: options.settings,
+      owner: options.owner ?? newId(),
+      serial: (operation) => this.serial(operation),
+      start: (prompt) => this.startQueued(prompt),
+    });
     this.subscription = holder.onDidChangeExternally((change) => {
       this.onExternalChange(change).catch((error: unknown) =>
         log.warn(`Chat: could not show another window's change: ${describeError(error)}`),
@@ -77,11 +87,18 @@ export class ChatState {
     return this.options.holder.list();
   }
 
-  /** Sends a prompt with the pending context (and `extra`); settles when its reply has ended. */
+  /**
+   * Sends a prompt with the pending context (and `extra`); settles when its reply has ended. While a reply runs and
+   * queueing is on, the prompt waits its turn in the queue instead (and this settles at once).
+   */
   async send(text: string, extra: ContextItem[] = []): Promise<void> {
     const started = await this.serial(async () => {
+      if (this.prompts.accepts()) {
+        this.prompts.add(text, extra);
+        return undefined;
+      }
       await this.halt();
-      return this.addPrompt(text, extra) ? this.begin('append') : undefined;
+      return this.addPrompt(text, this.takePending(extra)) ? this.begin('append') : undefined;
     });
     await started?.reply;
   }
@@ -93,7 +110,7 @@ export class ChatState {
   record(text: string, replyText: string): Promise<void> {
     return this.serial(async () => {
       await this.halt();
-      if (!this.addPrompt(text, [])) {
+      if (!this.addPrompt(text, this.takePending([]))) {
         return;
       }
       this.trimNotice = undefined;
@@ -199,18 +216,20 @@ export class ChatState {
     });
   }
 
-  /** Starts an empty conversation (the running reply stops). */
+  /** Starts an empty conversation (the running reply stops, the queue waits). */
   newConversation(): Promise<void> {
     return this.serial(async () => {
+      this.prompts.pause();
       await this.halt();
       await this.options.holder.startNew();
       await this.options.listener.conversationChanged();
     });
   }
 
-  /** Shows another conversation (the running reply stops); false when it could not be read (the list is redrawn). */
+  /** Shows another conversation (the running reply stops, the queue waits); false when it could not be read (the list is redrawn). */
   switchTo(id: string): Promise<boolean> {
     return this.serial(async () => {
+      this.prompts.pause();
       await this.halt();
       const ok = await this.options.holder.switchTo(id);
       await this.options.listener.conversationChanged();
@@ -258,20 +277,18 @@ export class ChatState {
 
   /**
    * Stops the running reply now (not queued: it acts on the reply running when it is asked) and waits until it
-   * has ended and been saved. With a `requestId`, only that reply.
+   * has ended and been saved. With a `requestId`, only that reply. The queue waits until it is resumed.
    */
   stop(requestId?: number): Promise<void> {
+    if (requestId === undefined || requestId === this.reply.current?.requestId) {
+      this.prompts.pause();
+    }
     return this.reply.stop(requestId);
   }
 
   /** Adds context chips for the next prompt (the same label and content only once). */
   addContext(items: readonly ContextItem[]): void {
-    const pending = this.options.holder.pending;
-    for (const item of items) {
-      if (!pending.some((p) => p.label === item.label && p.content === item.content)) {
-        pending.push(item);
-      }
-    }
+    addPending(this.options.holder.pending, items);
   }
 
   /** Drops a context chip. */
@@ -298,7 +315,8 @@ export class ChatState {
     this.disposed = true;
     this.subscription.dispose();
     const wasReplying = this.reply.dispose();
-    if (wasReplying || this.options.holder.saveFailing) {
+    const queueStopped = this.prompts.onExit();
+    if (wasReplying || queueStopped || this.options.holder.saveFailing) {
       try {
         this.options.holder.saveSync();
       } catch (error) {
@@ -317,36 +335,51 @@ export class ChatState {
     return this.reply.stop();
   }
 
-  /** Adds a prompt with the pending context (and `extra`); false when there is nothing to add. */
-  private addPrompt(text: string, extra: readonly ContextItem[]): boolean {
-    const holder = this.options.holder;
-    const context = [...holder.pending, ...extra];
-    if (!text.trim() && context.length === 0) {
-      return false;
-    }
-    holder.pending = [];
-    const conversation = holder.conversation;
-    const user: StoredMessage = { id: newId(), role: 'user', content: text, createdAt: Date.now() };
+  /** The pending context and `extra`, for a prompt about to be added; the pending context is empty afterwards. */
+  private takePending(extra: readonly ContextItem[]): ContextItem[] {
+    const context = [...this.pending, ...extra];
     if (context.length) {
-      // Attachments the context has no room for are trimmed, and the reply says which (never dropped silently).
-      const limit = contextTokensOf(this.options.settings().model);
-      const used = estimateMessagesTokens(requestMessages(conversation.messages)) + estimateTokens(text) + 16;
-      const fit = fitAttachments(context, limit - Math.min(8192, limit / 8) - used);
-      user.context = fit.items;
-      this.trimNotice = fit.notice;
+      this.options.holder.pending = [];
     }
-    conversation.messages.push(user);
-    if (!conversation.title) {
-      conversation.title = titleFrom(text, context);
-    }
-    return true;
+    return context;
   }
 
-  /** Starts the reply to the last prompt, with the notice of what fitting that prompt's attachments trimmed. */
-  private begin(mode: 'append' | 'redraw', createdAt = Date.now()): { reply: Promise<void> } {
+  /** Adds a prompt with `context`, fitted to `model`'s context; false when there is nothing to add. */
+  private addPrompt(text: string, context: readonly ContextItem[], model = this.options.settings().model): boolean {
+    const added = addPrompt(this.conversation, text, context, model);
+    if (added) {
+      this.trimNotice = added.trimNotice;
+    }
+    return added !== false;
+  }
+
+  /** Adds a queued prompt, with what it was queued with, and starts its reply. */
+  private startQueued(prompt: QueuedPrompt): { reply: Promise<void> } | undefined {
+    if (!this.addPrompt(prompt.text, prompt.context ?? [], prompt.model)) {
+      return undefined;
+    }
+    return this.begin('append', Date.now(), { model: prompt.model, groundWithAxo: prompt.groundWithAxo });
+  }
+
+  /**
+   * Starts the reply to the last prompt, with the notice of what fitting that prompt's attachments trimmed; once it
+   * has ended, the queue may send its next prompt.
+   */
+  private begin(
+    mode: 'append' | 'redraw',
+    createdAt = Date.now(),
+    overrides?: ReplyOverrides,
+  ): { reply: Promise<void> } {
     const notice = this.trimNotice;
     this.trimNotice = undefined;
-    return this.reply.begin(mode, createdAt, notice);
+    const conversation = this.conversation;
+    const started = this.reply.begin(mode, createdAt, notice, overrides);
+    const messageId = this.reply.current?.messageId;
+    started.reply.then(
+      () => this.prompts.afterReply(conversation, messageId),
+      () => undefined,
+    );
+    return started;
   }
 
   /** Another window changed the conversation shown or the list. */
@@ -356,20 +389,12 @@ export class ChatState {
       await this.options.listener.conversationChanged();
       return;
     }
+    if (change.conversation) {
+      // Mid-reply the page is not redrawn, but another window's queued prompts show at once.
+      this.options.listener.queueChanged?.();
+    }
     if (change.list) {
       await this.options.listener.listChanged();
     }
   }
-}
-
-/** Whether the title is the one the first prompt gave (not one the user gave): it then follows that prompt's version. */
-function hasPromptTitle(conversation: Conversation): boolean {
-  const first = conversation.messages[0];
-  return first !== undefined && conversation.title === titleFrom(first.content, first.context ?? []);
-}
-
-/** The title of a conversation: its first prompt, or the label of its first context. */
-export function titleFrom(text: string, context: readonly ContextItem[]): string {
-  const line = text.trim() ? text : context[0] ? l10n.t('About {0}', context[0].label) : '';
-  return titleFor(line);
 }

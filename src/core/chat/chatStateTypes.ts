@@ -47,6 +47,8 @@ export interface ReplySettings {
   stream: boolean;
   /** "Ground with AXO" for a conversation that has not chosen. */
   groundByDefault: boolean;
+  /** A prompt sent while a reply streams waits its turn (true) or stops that reply (false, absent). */
+  queuePrompts?: boolean;
 }
 
 /** What the chat tells its pages. Each call comes after the state changed; an awaited one is awaited in order. */
@@ -64,6 +66,8 @@ export interface ChatStateListener {
   listChanged(): Promise<void>;
   /** A reply started (true) or ended (false). */
   streamingChanged(streaming: boolean): void;
+  /** The prompt queue of the conversation shown changed (here or in another window). */
+  queueChanged?(): void;
 }
 
 /** What the chat state is built on. */
@@ -75,6 +79,8 @@ export interface ChatStateOptions {
   ground?: (prompt: string, signal: AbortSignal) => Promise<GroundingResult>;
   listener: ChatStateListener;
   log: Logger;
+  /** This window's id, new at every start: the queued prompts it runs are marked with it (default: a new id). */
+  owner?: string;
 }
 
 /** The estimate of the next request. */

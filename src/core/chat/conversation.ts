@@ -3,6 +3,7 @@ import type { ErrorInfo } from '../service/errors';
 import * as l10n from '@vscode/l10n';
 import type { Citation } from '../service/normalize';
 import { parseUsage, type ReplyUsage } from '../service/usage';
+import { parseQueue, type QueuePart } from './promptQueue';
 import { CONVERSATION_VERSION, migrateConversation } from './store/conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
@@ -63,6 +64,11 @@ export interface Conversation {
    * window without one, and in conversations from before workspaces were kept: those show under "All" only).
    */
   workspace?: string;
+  /**
+   * Prompts written while a reply streamed, waiting their turn, by the window that queued them (see promptQueue.ts).
+   * Optional like `pinned`: older files have none, and older builds ignore it.
+   */
+  queue?: QueuePart[];
 }
 
 /** The notice on a reply that a reload or crash cut short. */
@@ -131,6 +137,7 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     ? value.branches.map(parseMessage).filter((m): m is StoredMessage => m !== undefined)
     : [];
   const createdAt = num(value.createdAt) ?? messages[0]?.createdAt ?? 0;
+  const queue = parseQueue(value.queue);
   return {
     version: CONVERSATION_VERSION,
     id: value.id,
@@ -143,6 +150,7 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
     ...(value.pinned === true ? { pinned: true } : {}),
     ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
+    ...(queue ? { queue } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { tidyBranches } from './branches';
 import type { Conversation, StoredMessage } from './conversation';
+import { mergeQueues, queuesDiffer } from './promptQueue';
 
 /** What a window last read or wrote of a conversation: the ids of its messages then. */
 export interface MergeBase {
@@ -16,7 +17,8 @@ export interface MergeBase {
  *   prompt): it goes;
  * - a message both have comes from the copy that is further along (see `further`), this window's on a tie, as the
  *   same object, so a reply streaming into it keeps streaming into what is saved.
- * The title is this window's unless it has none; times span both.
+ * The title is this window's unless it has none; times span both. Each window's part of the prompt queue comes from
+ * the copy that changed it last (see mergeQueues).
  */
 export function mergeConversations(base: MergeBase, mine: Conversation, theirs: Conversation): Conversation {
   const mineById = new Map(mine.messages.map((m) => [m.id, m]));
@@ -51,6 +53,11 @@ export function mergeConversations(base: MergeBase, mine: Conversation, theirs: 
   // Branches are only ever added to: both windows' together, less what the merged path shows. A turn one window
   // took off the path (an edit, a regenerate, a switch) is in that window's branches, so it stays in the tree.
   delete result.branches;
+  delete result.queue;
+  const queue = mergeQueues(mine.queue, theirs.queue);
+  if (queue) {
+    result.queue = queue;
+  }
   const branches = [...(mine.branches ?? []), ...(theirs.branches ?? [])];
   if (branches.length) {
     result.branches = branches;
@@ -59,13 +66,14 @@ export function mergeConversations(base: MergeBase, mine: Conversation, theirs: 
   return result;
 }
 
-/** Whether a merge changed anything this window shows (its messages or title). */
+/** Whether a merge changed anything this window shows (its messages, title or queue). */
 export function differs(before: Conversation, after: Conversation): boolean {
   return (
     before.title !== after.title ||
     before.messages.length !== after.messages.length ||
     (before.branches?.length ?? 0) !== (after.branches?.length ?? 0) ||
-    before.messages.some((m, i) => m !== after.messages[i])
+    before.messages.some((m, i) => m !== after.messages[i]) ||
+    queuesDiffer(before.queue, after.queue)
   );
 }
 

@@ -17,6 +17,12 @@ interface Running {
   done: Promise<void>;
 }
 
+/** What a reply is written with instead of the current settings: a queued prompt's model and grounding. */
+export interface ReplyOverrides {
+  model?: string;
+  groundWithAxo?: boolean;
+}
+
 /** A request ready to send, or the reason it cannot be sent. */
 interface FittedRequest {
   error?: ServiceError;
@@ -45,14 +51,21 @@ export class ReplyRun {
 
   /**
    * Adds the reply to the conversation (its last message is a prompt) and starts writing it, with `notice` (what
-   * fitting the prompt's attachments trimmed) ahead of the request's own. The reply is running when this returns;
+   * fitting the prompt's attachments trimmed) ahead of the request's own, and `overrides` (a queued prompt's model
+   * and grounding) over the settings. The reply is running when this returns;
    * `reply` settles when it has ended (it rejects when the pages could not be told, after the reply was ended).
    * Wrapped in an object: an operation that returned the promise itself would hold the queue until the reply
    * ended, and the next operation, which stops it, would wait for it forever.
    */
-  begin(mode: 'append' | 'redraw', createdAt = Date.now(), notice?: string): { reply: Promise<void> } {
+  begin(
+    mode: 'append' | 'redraw',
+    createdAt = Date.now(),
+    notice?: string,
+    overrides: ReplyOverrides = {},
+  ): { reply: Promise<void> } {
     const conversation = this.options.holder.conversation;
-    const settings = this.options.settings();
+    const current = this.options.settings();
+    const settings = overrides.model ? { ...current, model: overrides.model } : current;
     const fit = fitToContext(requestMessages(conversation.messages), settings.model);
     const reply: StoredMessage = {
       id: newId(),
@@ -75,7 +88,8 @@ export class ReplyRun {
     };
     this.running = running;
     this.options.listener.streamingChanged(true);
-    const grounded = this.options.ground && (conversation.groundWithAxo ?? settings.groundByDefault);
+    const grounded =
+      this.options.ground && (overrides.groundWithAxo ?? conversation.groundWithAxo ?? settings.groundByDefault);
     // The lookup starts before the pages are told and the request is built, so it runs while they are prepared.
     const lookup = grounded ? this.options.ground?.(user.content, running.controller.signal) : undefined;
     const turn = { running, conversation, user, reply };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ChatState } from '../../core/chat/chatState';
-import type { ContextItem } from '../../core/chat/conversation';
+import type { PromptQueue } from '../../core/chat/promptQueueRunner';
+import type { ContextItem, Conversation } from '../../core/chat/conversation';
 import { sourceTargets } from '../../core/chat/citations';
 import { groundQuestion } from '../../core/chat/grounding';
 import { DisposableOwner } from '../../host/disposables';
@@ -12,6 +13,7 @@ import type {
   ConversationSummaryView,
   HistoryScope,
   HostToWebview,
+  QueueView,
 } from '../../protocol/chatProtocol';
 import type { ChatSession } from './chatSession';
 import { readDisplay } from '../../host/display';
@@ -23,6 +25,7 @@ import {
   messageViews,
   modelViews,
   otherVersionsUsage,
+  queueView,
   summaryView,
   usageView,
   type ArticlePlaces,
@@ -68,6 +71,7 @@ export class ChatController extends DisposableOwner {
         model: settings.chatModel,
         stream: settings.chatStream,
         groundByDefault: settings.chatGroundWithAxo,
+        queuePrompts: settings.chatQueuePrompts,
       }),
       ground: (prompt, signal) =>
         groundQuestion(services.axo, services.encyclopedia, prompt, settings.encyclopediaModel, signal),
@@ -95,6 +99,7 @@ export class ChatController extends DisposableOwner {
         },
         conversationChanged: () => this.redraw(),
         listChanged: async () => this.broadcast({ type: 'conversations/list', conversations: await this.summaries() }),
+        queueChanged: () => this.postQueue(),
         streamingChanged: (streaming) => {
           if (!this.isDisposed) {
             this.streamingEmitter.fire(streaming);
@@ -167,6 +172,17 @@ export class ChatController extends DisposableOwner {
   /** Stops the running reply (only `requestId`'s, when given) and waits until it has ended and been saved. */
   stop(requestId?: number): Promise<void> {
     return this.chat.stop(requestId);
+  }
+
+  /** The prompt queue of the conversation shown (edit, remove, "Send now", resume). */
+  get prompts(): PromptQueue {
+    return this.chat.prompts;
+  }
+
+  /** Tells every page the queue (and the chips, which a queued prompt took along). */
+  postQueue(): void {
+    this.broadcast({ type: 'queue/changed', queue: this.queue() });
+    this.postChips();
   }
 
   /** Adds context chips for the next prompt (the same label and content only once). */
@@ -268,6 +284,12 @@ export class ChatController extends DisposableOwner {
     await this.chat.setPinned(target, pinned ?? summary?.pinned !== true);
   }
 
+  /** Adds an imported conversation (under its own new id) and shows it (the running reply stops). */
+  async importConversation(conversation: Conversation): Promise<void> {
+    await this.chat.restore(conversation);
+    await this.chat.switchTo(conversation.id);
+  }
+
   /** Copies a conversation (the one shown when no id is given) and shows the copy. */
   async duplicate(id?: string): Promise<void> {
     await this.chat.whenLoaded();
@@ -354,6 +376,10 @@ export class ChatController extends DisposableOwner {
     this.broadcast({ type: 'context/chips', chips: this.chat.pending.map(chipView), budget: this.budget() });
   }
 
+  private queue(): QueueView {
+    return queueView(this.chat.prompts.entries(), this.services.settings.chatQueuePrompts);
+  }
+
   private budget(): BudgetView {
     return this.chat.budget();
   }
@@ -377,6 +403,7 @@ export class ChatController extends DisposableOwner {
       groundWithAxo: this.chat.groundWithAxo,
       historyScope: this.historyScope,
       otherVersions: otherVersionsUsage(conversation, this.services.settings.chatPrices),
+      queue: this.queue(),
     };
   }
 }

@@ -34,6 +34,7 @@ export type RouterChat = Pick<
   | 'addContext'
   | 'setGround'
   | 'openSource'
+  | 'prompts'
 >;
 
 /** What the router asks of the world outside the page (the CodeActions). */
@@ -92,6 +93,14 @@ export class ChatRouter implements SurfaceHost {
         return c.send(message.text);
       case 'chat/cancel':
         return c.stop(message.requestId);
+      case 'queue/edit':
+        return void (await c.prompts.edit(message.id, message.text));
+      case 'queue/remove':
+        return void (await c.prompts.remove(message.id));
+      case 'queue/sendNow':
+        return c.prompts.sendNow(message.id);
+      case 'queue/resume':
+        return c.prompts.resume();
       case 'chat/regenerate':
         return c.regenerate(message.messageId);
       case 'chat/branch':

@@ -296,6 +296,11 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     } else {
       delete conversation.branches;
     }
+    if (latest.queue) {
+      conversation.queue = latest.queue;
+    } else {
+      delete conversation.queue;
+    }
     conversation.title = latest.title;
     conversation.updatedAt = latest.updatedAt;
   }

@@ -9,6 +9,7 @@ import { cleanTitle } from '../../core/chat/grounding';
 import type { Citation } from '../../core/service/normalize';
 import { costInr, type ReplyUsage } from '../../core/service/usage';
 import { ACTION_LABELS } from '../../host/errorActions';
+import type { QueueEntry } from '../../core/chat/promptQueue';
 import type {
   ChatErrorAction,
   ChatErrorView,
@@ -16,6 +17,7 @@ import type {
   ConversationSummaryView,
   MessageView,
   ModelView,
+  QueueView,
   SourceView,
   UsageView,
 } from '../../protocol/chatProtocol';
@@ -169,4 +171,20 @@ export function modelViews(current: string): ModelView[] {
     });
   }
   return views;
+}
+
+/** The queue as the page lists it: the chips' labels, the model's label; whether this window may change each. */
+export function queueView(entries: readonly QueueEntry[], enabled: boolean): QueueView {
+  return {
+    enabled,
+    prompts: entries.map(({ prompt, mine }) => ({
+      id: prompt.id,
+      text: prompt.text,
+      attachments: (prompt.context ?? []).map((c) => c.label),
+      model: CHAT_LINEUP.find((m) => m.id === prompt.model)?.label ?? prompt.model,
+      grounded: prompt.groundWithAxo,
+      mine,
+    })),
+    waiting: entries.some((e) => e.mine && e.waiting),
+  };
 }

@@ -16,6 +16,7 @@ import { ChatRouter } from './chatRouter';
 import { ChatSession } from './chatSession';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { CodeActions } from './codeActions';
+import { exportConversationJson, importConversationFile, type TransferChat } from './conversationTransfer';
 import { REPLY_SCHEME, ReplyTextProvider } from './replyTextProvider';
 
 /** The folder of the conversation files in the extension's global storage. */
@@ -23,7 +24,8 @@ const CONVERSATIONS_DIR = 'conversations';
 
 /**
  * Registers the chat: the `alpha.chatView` side view, the editor tab (restored after a reload by its serializer),
- * and the commands `alpha.chat.open`, `.openInEditor`, `.new`, `.ask`, `.addSelection`, `.export` and `.stop`.
+ * and the commands `alpha.chat.open`, `.openInEditor`, `.new`, `.ask`, `.addSelection`, `.export`, `.exportJson`,
+ * `.import` and `.stop`.
  * Does no I/O now: the current conversation is read when a chat page first asks for it. Returns the chat's entry for
  * the extension's own features (see {@link ChatEntry}).
  */
@@ -46,6 +48,13 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   const attachments = new AttachmentSource(log);
   const exportConversation = () => exportMarkdown(session.conversation);
   const replyText = new ReplyTextProvider(() => session.conversation);
+  const transfer: TransferChat = {
+    current: () => session.conversation,
+    add: async (conversation) => {
+      await reveal();
+      await controller.importConversation(conversation);
+    },
+  };
   const router = new ChatRouter(controller, actions, {
     log,
     runErrorAction,
@@ -119,6 +128,10 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     vscode.commands.registerCommand('alpha.chat.ask', ask),
     vscode.commands.registerCommand('alpha.chat.addSelection', addSelection),
     vscode.commands.registerCommand('alpha.chat.export', exportConversation),
+    vscode.commands.registerCommand('alpha.chat.exportJson', () => exportConversationJson(transfer, log)),
+    vscode.commands.registerCommand('alpha.chat.import', (args?: unknown) =>
+      importConversationFile(transfer, log, args),
+    ),
     vscode.commands.registerCommand('alpha.chat.stop', () => controller.stop()),
     vscode.commands.registerCommand('alpha.chat.rename', () => controller.rename()),
     vscode.commands.registerCommand('alpha.chat.togglePin', () => controller.setPinned()),
@@ -130,6 +143,9 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     settings.onDidChange((e) => {
       if (e.affectsConfiguration('alphaAxo.chat.model')) {
         controller.onModelChanged();
+      }
+      if (e.affectsConfiguration('alphaAxo.chat.queuePrompts')) {
+        controller.postQueue();
       }
       if (
         e.affectsConfiguration('alphaAxo.chat.inrPerMillionInputTokens') ||

@@ -3,6 +3,7 @@ import type {
   BudgetView,
   ContextChipView,
   ModelView,
+  QueueView,
   WebviewToHost,
 } from '../../protocol/chatProtocol';
 import { AttachMenu, hashQuery } from './attachMenu';
@@ -10,6 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 import { chip } from './messageView';
 import { formatTokens } from '../../shared/tokens';
+import { QueueList } from './queueView';
 
 interface VsCodeState {
   draft?: string;
@@ -23,7 +25,8 @@ export interface DraftStore {
 
 /**
  * The message box and its bar: context chips, the "Message ALPHA" textbox (Enter sends, Shift+Enter is a new line),
- * the model picker, the context estimate, and Send, which turns into "Stop generating" while a reply streams.
+ * the model picker, the context estimate, Send and "Stop generating". While a reply streams, Send stays beside Stop
+ * and queues the prompt (the queue is listed above the box); with queueing off, Send gives way to Stop.
  */
 export class Composer {
   readonly element: HTMLElement;
@@ -37,6 +40,10 @@ export class Composer {
   private readonly groundButton: HTMLButtonElement;
   private streaming = false;
   private hasChips = false;
+  /** `alphaAxo.chat.queuePrompts`: Send stays while a reply streams. */
+  private queueEnabled = true;
+  /** The prompts waiting their turn. */
+  private readonly queue: QueueList;
   /** What `#` offers to attach. */
   private readonly attach: AttachMenu;
 
@@ -93,9 +100,11 @@ export class Composer {
       h('span', {}, l10n.t('Ground with AXO')),
     );
     this.models.addEventListener('change', () => this.post({ type: 'model/select', id: this.models.value }));
+    this.queue = new QueueList(post, () => this.input.focus());
     this.element = h(
       'div',
       { class: 'composer' },
+      this.queue.element,
       this.chips,
       this.attach.element,
       h('div', { class: 'input-row' }, this.input, this.sendButton, this.stopButton),
@@ -122,16 +131,25 @@ export class Composer {
     this.post({ type: 'chat/ground', on });
   }
 
-  /** Shows whether a reply streams: Send or Stop generating. */
+  /** Shows whether a reply streams: Stop generating, with Send beside it when prompts can be queued. */
   setStreaming(streaming: boolean): void {
     const hadFocus = document.activeElement === this.sendButton || document.activeElement === this.stopButton;
+    const sendHadFocus = document.activeElement === this.sendButton;
     this.streaming = streaming;
-    this.sendButton.hidden = streaming;
+    this.sendButton.hidden = streaming && !this.queueEnabled;
+    this.sendButton.title = streaming ? l10n.t('Send (Enter): queued until the reply ends') : l10n.t('Send (Enter)');
     this.stopButton.hidden = !streaming;
-    if (hadFocus) {
+    if (hadFocus && !(sendHadFocus && !this.sendButton.hidden)) {
       (streaming ? this.stopButton : this.input).focus();
     }
     this.updateSend();
+  }
+
+  /** The prompt queue and whether prompts can be queued while a reply streams. */
+  setQueue(queue: QueueView | undefined): void {
+    this.queueEnabled = queue?.enabled ?? true;
+    this.queue.update(queue);
+    this.setStreaming(this.streaming);
   }
 
   /** The pending context chips. */
@@ -232,9 +250,7 @@ export class Composer {
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      if (!this.streaming) {
-        this.send();
-      }
+      this.send();
     }
   }
 
@@ -247,7 +263,7 @@ export class Composer {
 
   private send(): void {
     const text = this.input.value;
-    if (this.streaming || (!text.trim() && !this.hasChips)) {
+    if ((this.streaming && !this.queueEnabled) || (!text.trim() && !this.hasChips)) {
       return;
     }
     this.post({ type: 'chat/send', text });

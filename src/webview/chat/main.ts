@@ -185,6 +185,8 @@ class ChatApp {
         return this.history.setScope(message.scope);
       case 'attach/options':
         return this.composer.showAttachOptions(message.query, message.options);
+      case 'queue/changed':
+        return this.composer.setQueue(message.queue);
       case 'ui/display':
         this.announcer.setMode(
           isAnnounceMode(message.display.announceReplies) ? message.display.announceReplies : 'firstSentence',
@@ -233,6 +235,7 @@ class ChatApp {
     this.composer.setModels(state.models, state.model);
     this.composer.setBudget(state.budget);
     this.composer.setGround(state.groundWithAxo);
+    this.composer.setQueue(state.queue);
     this.history.setScope(state.historyScope);
     this.history.update(state.conversations, state.conversationId);
     document.body.classList.toggle('has-selection', state.hasSelection);
