@@ -1,7 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../service/errors';
 import { estimateTokens } from '../service/tokenEstimate';
-import { fitAttachments } from './attachments';
 import { leavePath, newVersionTime, switchBranch } from './branches';
 import type { Budget, ChatStateOptions, ExternalChange } from './chatStateTypes';
 import { estimateMessagesTokens } from './contextBudget';
@@ -35,8 +34,6 @@ export class ChatState {
   private readonly reply: ReplyRun;
   private readonly organise: OrganiseContext;
   private disposed = false;
-  /** What fitting the last prompt's attachments trimmed, for its reply's notice. */
-  private trimNotice: string | undefined;
   private readonly subscription: { dispose(): void };
 
   constructor(private readonly options: ChatStateOptions) {
@@ -96,7 +93,6 @@ export class ChatState {
       if (!this.addPrompt(text, [])) {
         return;
       }
-      this.trimNotice = undefined;
       const conversation = this.conversation;
       conversation.messages.push({
         id: newId(),
@@ -327,12 +323,8 @@ export class ChatState {
     const conversation = holder.conversation;
     const user: StoredMessage = { id: newId(), role: 'user', content: text, createdAt: Date.now() };
     if (context.length) {
-      // Attachments the context has no room for are trimmed, and the reply says which (never dropped silently).
-      const limit = contextTokensOf(this.options.settings().model);
-      const used = estimateMessagesTokens(requestMessages(conversation.messages)) + estimateTokens(text) + 16;
-      const fit = fitAttachments(context, limit - Math.min(8192, limit / 8) - used);
-      user.context = fit.items;
-      this.trimNotice = fit.notice;
+      // Kept whole: only a request is trimmed to the context, and its reply records and shows what (replyRun.ts).
+      user.context = context;
     }
     conversation.messages.push(user);
     if (!conversation.title) {
@@ -341,11 +333,9 @@ export class ChatState {
     return true;
   }
 
-  /** Starts the reply to the last prompt, with the notice of what fitting that prompt's attachments trimmed. */
+  /** Starts the reply to the last prompt. */
   private begin(mode: 'append' | 'redraw', createdAt = Date.now()): { reply: Promise<void> } {
-    const notice = this.trimNotice;
-    this.trimNotice = undefined;
-    return this.reply.begin(mode, createdAt, notice);
+    return this.reply.begin(mode, createdAt);
   }
 
   /** Another window changed the conversation shown or the list. */

@@ -1,11 +1,7 @@
-import type { ChatMessage } from '../service/alphaClient';
-import type { ServiceError } from '../service/errors';
-import { fitToContext } from './contextBudget';
 import { INTERRUPTED_NOTICE, newId, type Conversation, type StoredMessage } from './conversation';
 import type { ChatStateOptions, ReplySettings } from './chatStateTypes';
-import { fitGroundedToContext } from './groundedBudget';
 import type { GroundingResult } from './grounding';
-import { requestMessages } from './promptMessages';
+import { requestFor, type BuiltRequest } from './requestBuilder';
 import { runReply, storedError } from './replyRunner';
 
 /** The reply being written: the one representation of "a reply is running". */
@@ -15,12 +11,6 @@ interface Running {
   controller: AbortController;
   /** Settles once the reply has ended, been told and been saved; never rejects. */
   done: Promise<void>;
-}
-
-/** A request ready to send, or the reason it cannot be sent. */
-interface FittedRequest {
-  error?: ServiceError;
-  messages: ChatMessage[];
 }
 
 /**
@@ -44,16 +34,19 @@ export class ReplyRun {
   }
 
   /**
-   * Adds the reply to the conversation (its last message is a prompt) and starts writing it, with `notice` (what
-   * fitting the prompt's attachments trimmed) ahead of the request's own. The reply is running when this returns;
+   * Adds the reply to the conversation (its last message is a prompt) and starts writing it, with what fitting its
+   * request to the context trimmed kept and shown with it (see requestBuilder.ts). The reply is running when this returns;
    * `reply` settles when it has ended (it rejects when the pages could not be told, after the reply was ended).
    * Wrapped in an object: an operation that returned the promise itself would hold the queue until the reply
    * ended, and the next operation, which stops it, would wait for it forever.
    */
-  begin(mode: 'append' | 'redraw', createdAt = Date.now(), notice?: string): { reply: Promise<void> } {
+  begin(mode: 'append' | 'redraw', createdAt = Date.now()): { reply: Promise<void> } {
     const conversation = this.options.holder.conversation;
     const settings = this.options.settings();
-    const fit = fitToContext(requestMessages(conversation.messages), settings.model);
+    const grounded = this.options.ground !== undefined && (conversation.groundWithAxo ?? settings.groundByDefault);
+    const fit = requestFor(conversation.messages, settings.model);
+    // A grounded request is fitted again once AXO has answered: its trims are told then, once.
+    const trimmed = grounded ? {} : { notice: fit.notice, trim: fit.trim };
     const reply: StoredMessage = {
       id: newId(),
       role: 'assistant',
@@ -61,7 +54,8 @@ export class ReplyRun {
       createdAt,
       status: 'streaming',
       model: settings.model,
-      notice: [notice, fit.notice].filter(Boolean).join(' ') || undefined,
+      ...(trimmed.notice ? { notice: trimmed.notice } : {}),
+      ...(trimmed.trim ? { trim: trimmed.trim } : {}),
     };
     const user = conversation.messages.at(-1) as StoredMessage;
     conversation.messages.push(reply);
@@ -75,7 +69,6 @@ export class ReplyRun {
     };
     this.running = running;
     this.options.listener.streamingChanged(true);
-    const grounded = this.options.ground && (conversation.groundWithAxo ?? settings.groundByDefault);
     // The lookup starts before the pages are told and the request is built, so it runs while they are prepared.
     const lookup = grounded ? this.options.ground?.(user.content, running.controller.signal) : undefined;
     const turn = { running, conversation, user, reply };
@@ -129,7 +122,7 @@ export class ReplyRun {
     turn: { running: Running; conversation: Conversation; user: StoredMessage; reply: StoredMessage },
     mode: 'append' | 'redraw',
     lookup: Promise<GroundingResult> | undefined,
-    fit: FittedRequest,
+    fit: BuiltRequest,
     settings: ReplySettings,
   ): Promise<void> {
     const { listener, holder, log } = this.options;
@@ -187,17 +180,15 @@ export class ReplyRun {
     conversation: Conversation,
     reply: StoredMessage,
     model: string,
-  ): Promise<FittedRequest> {
+  ): Promise<BuiltRequest> {
     const result = await lookup;
     const stored = conversation.messages.filter((m) => m !== reply);
-    const history = requestMessages(stored);
-    const last = stored.at(-1);
-    const fit =
-      result.kind === 'grounded'
-        ? fitGroundedToContext(history, result, model, last?.role === 'user' ? last : undefined)
-        : fitToContext(history, model);
+    const fit = requestFor(stored, model, { grounding: result.kind === 'grounded' ? result : undefined });
     const notes = [result.kind === 'cancelled' ? undefined : result.note, fit.notice].filter(Boolean);
     reply.notice = notes.length ? notes.join(' ') : undefined;
+    if (fit.trim) {
+      reply.trim = fit.trim;
+    }
     if (result.kind === 'grounded' && result.sources.length) {
       reply.sources = [...result.sources];
     }

@@ -45,8 +45,33 @@ function addBranches(raw: RawConversation): RawConversation {
   return raw;
 }
 
+/**
+ * Version 3 → 4: a reply keeps what its request trimmed (`trim`: see TrimRecord in conversation.ts), and attachments
+ * are stored whole (only requests are trimmed). Version 3 wrote neither field; one found there came from elsewhere
+ * and would be shown as a trim that never happened, so it goes. Attachments a version 3 build cut stay as they were
+ * stored (their label says "(trimmed)"): what was cut is not on disk to restore.
+ */
+function addTrimRecords(raw: RawConversation): RawConversation {
+  const strip = (list: unknown): unknown =>
+    Array.isArray(list)
+      ? list.map((m: unknown) => {
+          if (!isRecord(m) || !('trim' in m)) {
+            return m;
+          }
+          const rest = { ...m };
+          delete rest.trim;
+          return rest;
+        })
+      : list;
+  raw.messages = strip(raw.messages);
+  if ('branches' in raw) {
+    raw.branches = strip(raw.branches);
+  }
+  return raw;
+}
+
 /** `UPGRADES[i]` turns version i + 1 into version i + 2. Append here; never change a step that has shipped. */
-const UPGRADES: readonly Upgrade[] = [giveMessagesIds, addBranches];
+const UPGRADES: readonly Upgrade[] = [giveMessagesIds, addBranches, addTrimRecords];
 
 /** The version this build writes. */
 export const CONVERSATION_VERSION = UPGRADES.length + 1;
