@@ -52,6 +52,16 @@ export class Settings {
     return this.read<boolean>('chat.groundWithAxo', false) === true;
   }
 
+  /**
+   * `alphaAxo.chat.workspaceInstructions`: send the repository's instructions (AGENTS.md, .alpha/instructions.md)
+   * with each request. Application-scoped (it decides what is sent), so only the user's own value counts: a
+   * repository cannot turn its own instructions on.
+   */
+  get workspaceInstructions(): boolean {
+    const info = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('chat.workspaceInstructions');
+    return (info?.globalValue ?? info?.defaultValue ?? true) !== false;
+  }
+
   get encyclopediaModel(): string {
     return this.read('encyclopedia.model', 'axo').trim() || 'axo';
   }

@@ -323,7 +323,6 @@ describe('chat core: conversation files of every version read as the current one
       if (version === '2') {
         assert.equal(conversation.pinned, true, 'what version 2 kept stays');
       }
-
     });
   }
 });

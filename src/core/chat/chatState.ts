@@ -1,12 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../service/errors';
-import { estimateTokens } from '../service/tokenEstimate';
 import { leavePath, newVersionTime, switchBranch } from './branches';
 import type { Budget, ChatStateOptions, ExternalChange } from './chatStateTypes';
-import { estimateMessagesTokens } from './contextBudget';
+import { nextRequestBudget } from './requestBudget';
+import { sendablePath } from './compaction';
+import { compactAndTell, undoAndTell, type CompactOutcome } from './compactRun';
 import { newId, titleFor, type ContextItem, type Conversation, type StoredMessage } from './conversation';
 import type { ConversationSummary } from './store/conversationSummary';
-import { contextTokensOf } from './modelLineup';
 import { OperationQueue } from './operationQueue';
 import {
   deleteConversation,
@@ -16,7 +16,6 @@ import {
   restoreConversation,
   type OrganiseContext,
 } from './organise';
-import { requestMessages } from './promptMessages';
 import { ReplyRun } from './replyRun';
 
 /**
@@ -34,6 +33,8 @@ export class ChatState {
   private readonly reply: ReplyRun;
   private readonly organise: OrganiseContext;
   private disposed = false;
+  /** The summary being asked for (Compact Conversation), aborted when the extension goes away. */
+  private compacting: AbortController | undefined;
   private readonly subscription: { dispose(): void };
 
   constructor(private readonly options: ChatStateOptions) {
@@ -246,6 +247,23 @@ export class ChatState {
     });
   }
 
+  /**
+   * "Compact Conversation": ALPHA summarises the older turns of the path shown into one message, sent instead of
+   * them from then on (see compaction.ts); the running reply stops first. The pages redraw with the marker.
+   */
+  compact(): Promise<CompactOutcome> {
+    return this.serial(async () => {
+      await this.halt();
+      const controller = (this.compacting = new AbortController());
+      return compactAndTell(this.options, controller.signal).finally(() => (this.compacting = undefined));
+    });
+  }
+
+  /** Undo of a compaction: its turns are sent again as they are. False when there is none to undo. */
+  undoCompaction(id: string): Promise<boolean> {
+    return this.serial(() => undoAndTell(this.options, id));
+  }
+
   /** Whether "Ground with AXO" is on for the conversation shown. */
   get groundWithAxo(): boolean {
     return this.conversation.groundWithAxo ?? this.options.settings().groundByDefault;
@@ -275,11 +293,17 @@ export class ChatState {
     holder.pending = holder.pending.filter((p) => p.id !== id);
   }
 
-  /** The estimate of the next request: the conversation so far plus the pending context. */
+  /** The estimate of the next request, by part (see {@link nextRequestBudget}). */
   budget(): Budget {
-    const history = estimateMessagesTokens(requestMessages(this.conversation.messages));
-    const pending = this.pending.reduce((sum, c) => sum + estimateTokens(c.content) + 8, 0);
-    return { usedTokens: history + pending, limitTokens: contextTokensOf(this.options.settings().model) };
+    const sendable = sendablePath(this.conversation);
+    return nextRequestBudget({
+      messages: sendable.messages,
+      summary: sendable.summary,
+      pending: this.pending,
+      instructions: this.options.instructions?.(),
+      groundingTokens: this.groundWithAxo ? this.reply.groundingTokens : 0,
+      model: this.options.settings().model,
+    });
   }
 
   /**
@@ -292,6 +316,7 @@ export class ChatState {
     }
     this.disposed = true;
     this.subscription.dispose();
+    this.compacting?.abort();
     const wasReplying = this.reply.dispose();
     if (wasReplying || this.options.holder.saveFailing) {
       try {

@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { Citation } from '../service/normalize';
 import { parseUsage, type ReplyUsage } from '../service/usage';
 import { CONVERSATION_VERSION, migrateConversation } from './store/conversationSchema';
+import { parseCompactions, type Compaction } from './compaction';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
@@ -77,6 +78,8 @@ export interface Conversation {
   branches?: StoredMessage[];
   /** "Ground with AXO" is on for this conversation; optional, so older files need no upgrade step (absent = off). */
   groundWithAxo?: boolean;
+  /** Summaries sent in place of older turns (see compaction.ts); absent when the conversation was never compacted. */
+  compactions?: Compaction[];
   /** Pinned: listed above the others. Optional like `groundWithAxo` (absent = not pinned). */
   pinned?: boolean;
   /**
@@ -163,8 +166,14 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     ...(branches.length ? { branches: keepStreaming ? branches : branches.map(markInterrupted) } : {}),
     ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
     ...(value.pinned === true ? { pinned: true } : {}),
+    ...compactionsOf(value.compactions),
     ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
   };
+}
+
+function compactionsOf(value: unknown): { compactions?: Compaction[] } {
+  const compactions = parseCompactions(value);
+  return compactions.length ? { compactions } : {};
 }
 
 function parseMessage(value: unknown): StoredMessage | undefined {

@@ -2,6 +2,7 @@ import { INTERRUPTED_NOTICE, newId, type Conversation, type StoredMessage } from
 import type { ChatStateOptions, ReplySettings } from './chatStateTypes';
 import type { GroundingResult } from './grounding';
 import { requestFor, type BuiltRequest } from './requestBuilder';
+import { sendablePath } from './compaction';
 import { runReply, storedError } from './replyRunner';
 
 /** The reply being written: the one representation of "a reply is running". */
@@ -24,6 +25,8 @@ export class ReplyRun {
   /** Another window changed the conversation while a reply streamed here, or the reply got sources: redraw at its end. */
   private redrawAfterReply = false;
   private disposed = false;
+  /** The tokens of the grounding the last grounded request sent (the gauge's estimate of the next one's). */
+  groundingTokens = 0;
 
   constructor(private readonly options: ChatStateOptions) {}
 
@@ -44,7 +47,11 @@ export class ReplyRun {
     const conversation = this.options.holder.conversation;
     const settings = this.options.settings();
     const grounded = this.options.ground !== undefined && (conversation.groundWithAxo ?? settings.groundByDefault);
-    const fit = requestFor(conversation.messages, settings.model);
+    const sendable = sendablePath(conversation);
+    const fit = requestFor(sendable.messages, settings.model, {
+      instructions: this.options.instructions?.(),
+      summary: sendable.summary,
+    });
     // A grounded request is fitted again once AXO has answered: its trims are told then, once.
     const trimmed = grounded ? {} : { notice: fit.notice, trim: fit.trim };
     const reply: StoredMessage = {
@@ -182,8 +189,16 @@ export class ReplyRun {
     model: string,
   ): Promise<BuiltRequest> {
     const result = await lookup;
-    const stored = conversation.messages.filter((m) => m !== reply);
-    const fit = requestFor(stored, model, { grounding: result.kind === 'grounded' ? result : undefined });
+    const sendable = sendablePath(
+      conversation,
+      conversation.messages.filter((m) => m !== reply),
+    );
+    const fit = requestFor(sendable.messages, model, {
+      instructions: this.options.instructions?.(),
+      summary: sendable.summary,
+      grounding: result.kind === 'grounded' ? result : undefined,
+    });
+    this.groundingTokens = fit.parts.grounding;
     const notes = [result.kind === 'cancelled' ? undefined : result.note, fit.notice].filter(Boolean);
     reply.notice = notes.length ? notes.join(' ') : undefined;
     if (fit.trim) {

@@ -8,6 +8,7 @@ import {
   droppedNotice,
   estimateMessagesTokens,
   fitToBudget,
+  type BudgetFit,
   replyReserve,
   tooLargeError,
 } from './contextBudget';
@@ -80,41 +81,64 @@ export interface BuiltRequest {
 /** Marks an attachment's text where a request cut it. */
 const TRIM_MARK = '\n… (trimmed to fit the context)\n';
 
-/** The request for a stored path (ending with its last prompt; the reply being written is left out by the caller). */
+/**
+ * The request for a stored path (ending with its last prompt; the reply being written is left out by the caller),
+ * after `summary`, the message standing for the turns a compaction summarised (see compaction.ts).
+ */
 export function requestFor(
   messages: readonly StoredMessage[],
   model: string,
-  extra: Pick<RequestParts, 'instructions' | 'grounding'> = {},
+  extra: Pick<RequestParts, 'instructions' | 'grounding'> & { summary?: ChatMessage } = {},
 ): BuiltRequest {
+  const { summary, ...rest } = extra;
+  const first = summary ? [summary] : [];
   const last = messages.at(-1);
   if (last?.role === 'user') {
-    return buildRequest({ model, earlier: requestMessages(messages.slice(0, -1)), prompt: last, ...extra });
+    return buildRequest({
+      model,
+      earlier: [...first, ...requestMessages(messages.slice(0, -1))],
+      prompt: last,
+      ...rest,
+    });
   }
   // No prompt last (never so for a reply being started): the messages as they are, the last one kept.
-  const sent = requestMessages(messages);
+  const sent = [...first, ...requestMessages(messages)];
   const final = sent.pop();
-  return buildRequest({ model, earlier: sent, prompt: { content: final?.content ?? '' }, ...extra });
+  return buildRequest({ model, earlier: sent, prompt: { content: final?.content ?? '' }, ...rest });
+}
+
+/** What a request's last prompt carries while it is being trimmed. */
+interface Draft {
+  attachments: ContextItem[];
+  answer: string;
+  facts: readonly FactSource[];
 }
 
 /** Puts a request together from its parts and fits it to the model's context, in the order above. */
 export function buildRequest(parts: RequestParts): BuiltRequest {
-  const { model, earlier, prompt } = parts;
+  const { model, earlier, prompt, grounding } = parts;
   const limit = contextTokensOf(model);
   const reserve = replyReserve(limit);
-  const attachments = [...(prompt.context ?? [])];
-  let answer = parts.grounding?.answer ?? '';
-  let facts = parts.grounding?.facts ?? [];
+  const draft: Draft = {
+    attachments: [...(prompt.context ?? [])],
+    answer: grounding?.answer ?? '',
+    facts: grounding?.facts ?? [],
+  };
   const last = (): ChatMessage => ({
     role: 'user',
-    content: lastPromptText(prompt.content, attachments, parts.grounding && { ...parts.grounding, answer, facts }),
+    content: lastPromptText(
+      prompt.content,
+      draft.attachments,
+      grounding && { ...grounding, answer: draft.answer, facts: draft.facts },
+    ),
   });
-  const instructions = parts.instructions?.message;
+  const instructions = parts.instructions?.message || undefined;
   let instructed = instructions !== undefined ? estimateMessagesTokens([{ role: 'user', content: instructions }]) : 0;
   const fitNow = () => fitToBudget([...earlier, last()], limit, reserve + instructed);
   let fit = fitNow();
   const left: string[] = [];
-  while (fit.tooLarge && attachments.length > 1) {
-    left.push((attachments.shift() as ContextItem).label);
+  while (fit.tooLarge && draft.attachments.length > 1) {
+    left.push((draft.attachments.shift() as ContextItem).label);
     fit = fitNow();
   }
   const instructionsLeftOut = fit.tooLarge && instructed > 0;
@@ -122,31 +146,14 @@ export function buildRequest(parts: RequestParts): BuiltRequest {
     instructed = 0;
     fit = fitNow();
   }
-  let cut: string | undefined;
-  for (let tries = 0; fit.tooLarge && attachments.length === 1 && tries < 3; tries++) {
-    const item = attachments[0];
-    const over = fit.tokens - (limit - reserve);
-    const room = Math.max(0, estimateTokens(item.content) - over - estimateTokens(TRIM_MARK) - 1);
-    const content = cutToTokens(cut === undefined ? item.content : item.content.slice(0, -TRIM_MARK.length), room);
-    attachments[0] = { ...item, content: content + TRIM_MARK, label: l10n.t('{0} (trimmed)', cut ?? item.label) };
-    cut ??= item.label;
-    fit = fitNow();
-  }
-  let shortened = false;
-  while (fit.tooLarge && (answer.length > 0 || facts.length > 0)) {
-    if (answer.length > 0) {
-      answer = answer.length > 40 ? `${answer.slice(0, Math.floor(answer.length / 2)).trimEnd()}…` : '';
-    } else {
-      facts = [];
-    }
-    shortened = true;
-    fit = fitNow();
-  }
-  const trim = trimRecord(limit, fit.dropped, left, instructionsLeftOut, cut, shortened);
-  const attached = attachments.reduce((sum, a) => sum + estimateTokens(contextBlock(a)), 0);
-  const grounded = parts.grounding ? estimateTokens(groundingText(answer, parts.grounding.sources, facts)) : 0;
-  const first: ChatMessage[] =
-    instructed > 0 && instructions !== undefined ? [{ role: 'user', content: instructions }] : [];
+  const cut = cutNewest(draft, fit, fitNow, limit - reserve);
+  fit = cut.fit;
+  const shortened = shortenGrounding(draft, cut.fit, fitNow);
+  fit = shortened.fit;
+  const trim = trimRecord(limit, fit.dropped, left, instructionsLeftOut, cut.label, shortened.done);
+  const attached = draft.attachments.reduce((sum, a) => sum + estimateTokens(contextBlock(a)), 0);
+  const grounded = grounding ? estimateTokens(groundingText(draft.answer, grounding.sources, draft.facts)) : 0;
+  const first: ChatMessage[] = instructed > 0 && instructions ? [{ role: 'user', content: instructions }] : [];
   return {
     messages: [...first, ...fit.messages],
     tokens: fit.tokens + instructed,
@@ -161,6 +168,46 @@ export function buildRequest(parts: RequestParts): BuiltRequest {
     notice: trim && trimNotice(trim, model),
     error: fit.tooLarge ? tooLargeError(fit.tokens, model) : undefined,
   };
+}
+
+/** Cuts the one attachment left, at a line end, to what `budget` leaves for it (its label says so). */
+function cutNewest(
+  draft: Draft,
+  fit: BudgetFit,
+  refit: () => BudgetFit,
+  budget: number,
+): { fit: BudgetFit; label?: string } {
+  let label: string | undefined;
+  // The estimate of a cut text is not exactly the whole's less what was cut: a second look settles it.
+  for (let tries = 0; fit.tooLarge && draft.attachments.length === 1 && tries < 3; tries++) {
+    const item = draft.attachments[0];
+    const room = Math.max(0, estimateTokens(item.content) - (fit.tokens - budget) - estimateTokens(TRIM_MARK) - 1);
+    const content = cutToTokens(label === undefined ? item.content : item.content.slice(0, -TRIM_MARK.length), room);
+    draft.attachments[0] = {
+      ...item,
+      content: content + TRIM_MARK,
+      label: l10n.t('{0} (trimmed)', label ?? item.label),
+    };
+    label ??= item.label;
+    fit = refit();
+  }
+  return { fit, label };
+}
+
+/** Shortens the grounding last: AXO's answer halving until the request fits, then the cached facts left out. */
+function shortenGrounding(draft: Draft, fit: BudgetFit, refit: () => BudgetFit): { fit: BudgetFit; done: boolean } {
+  let done = false;
+  while (fit.tooLarge && (draft.answer.length > 0 || draft.facts.length > 0)) {
+    if (draft.answer.length > 0) {
+      const answer = draft.answer;
+      draft.answer = answer.length > 40 ? `${answer.slice(0, Math.floor(answer.length / 2)).trimEnd()}…` : '';
+    } else {
+      draft.facts = [];
+    }
+    done = true;
+    fit = refit();
+  }
+  return { fit, done };
 }
 
 /** The text of the last prompt: the grounding block, the attachments' blocks, then what the user typed. */

@@ -120,6 +120,10 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     vscode.commands.registerCommand('alpha.chat.addSelection', addSelection),
     vscode.commands.registerCommand('alpha.chat.export', exportConversation),
     vscode.commands.registerCommand('alpha.chat.stop', () => controller.stop()),
+    vscode.commands.registerCommand('alpha.chat.compact', async () => {
+      await reveal();
+      await controller.compact();
+    }),
     vscode.commands.registerCommand('alpha.chat.rename', () => controller.rename()),
     vscode.commands.registerCommand('alpha.chat.togglePin', () => controller.setPinned()),
     vscode.commands.registerCommand('alpha.chat.duplicate', () => controller.duplicate()),
