@@ -370,10 +370,9 @@ export class ChatController extends DisposableOwner {
   /** Opens instructions file `index` of those sent now (the index a page names is checked against them). */
   async openInstructions(index: number): Promise<void> {
     const file = this.services.instructions.current?.files[index];
-    if (!file) {
-      return;
+    if (file) {
+      await vscode.window.showTextDocument(vscode.Uri.parse(file.uri, true), { preview: true });
     }
-    await vscode.window.showTextDocument(vscode.Uri.parse(file.uri, true), { preview: true });
   }
 
   private async state(): Promise<ChatStateView> {
