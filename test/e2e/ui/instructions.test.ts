@@ -110,7 +110,7 @@ describe('Workspace instructions and the context gauge', function () {
     );
     assert.ok(!compacted.some((m) => m.content === 'Name a colour.'), 'the summarised prompt is not sent');
     const firstPrompt = frame.getByRole('log').getByRole('article', { name: 'You', exact: true }).first();
-    assert.match(await firstPrompt.innerText(), /Name a colour\./, 'but stays in the conversation');
+    assert.match((await firstPrompt.textContent()) ?? '', /Name a colour\./, 'but stays in the conversation');
 
     await marker.getByRole('button', { name: 'Undo' }).click();
     await poll(async () => (await marker.count()) === 0, 15_000, 'the marker did not go');
