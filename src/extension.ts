@@ -18,6 +18,7 @@ import { tightenStorageOnce } from './host/privateStorage';
 import { SecretStore } from './host/secretStore';
 import type { Services } from './host/services';
 import { Settings } from './host/settings';
+import { WorkspaceInstructions } from './host/workspaceInstructions';
 
 /** Composition root: builds the services once and hands them to each feature. Does no network work. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -51,8 +52,9 @@ export function activate(context: vscode.ExtensionContext): void {
     alpha: new AlphaClient(serviceContext, () => settings.timeoutMs),
     axo,
     encyclopedia: createEncyclopediaStore(context, axo, log),
+    instructions: new WorkspaceInstructions(settings, log),
   };
-  context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() });
+  context.subscriptions.push(log, secrets, { dispose: () => void http.dispose() }, services.instructions);
   context.subscriptions.push(tightenStorageOnce(context, log), watchIgnoredSettings(context, log));
 
   registerKeys(services);

@@ -7,6 +7,7 @@ import type { SecretScrubber } from '../core/service/secretScrubber';
 import type { HostLogger } from './logger';
 import type { SecretStore } from './secretStore';
 import type { Settings } from './settings';
+import type { WorkspaceInstructions } from './workspaceInstructions';
 
 /** What activate() builds once and hands to every feature's register function. */
 export interface Services {
@@ -24,4 +25,6 @@ export interface Services {
    * them, and a grounded chat request takes the cached facts of the articles its question names.
    */
   encyclopedia: EncyclopediaStore;
+  /** The repository's instructions for ALPHA, kept current; every path to ALPHA sends them (chat, `@alpha`, assist). */
+  instructions: WorkspaceInstructions;
 }

@@ -54,6 +54,16 @@ export class Settings {
   }
 
   /**
+   * `alphaAxo.chat.workspaceInstructions`: send the repository's instructions (AGENTS.md, .alpha/instructions.md)
+   * with each request. Application-scoped (it decides what is sent), so only the user's own value counts: a
+   * repository cannot turn its own instructions on.
+   */
+  get workspaceInstructions(): boolean {
+    const info = vscode.workspace.getConfiguration(SECTION).inspect<boolean>('chat.workspaceInstructions');
+    return (info?.globalValue ?? info?.defaultValue ?? true) !== false;
+  }
+
+  /**
    * `alphaAxo.chat.groundWithAxo`: the grounding default of conversations that have not chosen for themselves, from
    * the user's settings only (grounding sends the question to AXO).
    */

@@ -137,10 +137,24 @@ export interface ModelView {
   capability: string;
 }
 
-/** How much of the model's context the next request uses, by estimate. */
+/** How much of the model's context the next request uses, by estimate, before anything is trimmed. */
 export interface BudgetView {
   usedTokens: number;
   limitTokens: number;
+  /** The parts of `usedTokens` (the gauge's bar): see `Budget` in src/core/chat/chatStateTypes.ts. */
+  parts: { conversation: number; attachments: number; instructions: number; grounding: number };
+  /** The repository's instructions sent with each request (absent: none are read). */
+  instructions?: InstructionsView;
+}
+
+/** The repository's instructions, as the composer's chip shows them. */
+export interface InstructionsView {
+  /** The files sent, in order; a chip opens one by its index here. */
+  files: { label: string; tokens: number }[];
+  /** The estimate of the whole instructions message. */
+  tokens: number;
+  /** What was cut, left out or not read for the bounds. */
+  notice?: string;
 }
 
 /** How the page speaks and sizes its text (`alphaAxo.chat.announceReplies`, `alphaAxo.chat.fontSize`). */
@@ -202,6 +216,18 @@ export interface ChatStateView {
   otherVersions?: UsageView[];
   /** The prompts waiting their turn (absent: none, and queueing on). */
   queue?: QueueView;
+  /** The compaction in force: its marker follows message `throughId` (absent when none). */
+  compaction?: CompactionView;
+}
+
+/** A summary sent instead of the older turns of the path shown (see src/core/chat/compaction.ts). */
+export interface CompactionView {
+  id: string;
+  /** The last message it stands for: the marker follows it. */
+  throughId: string;
+  /** How many messages it stands for. */
+  messages: number;
+  summary: string;
 }
 
 /** Messages the host sends to the page. */
@@ -231,6 +257,8 @@ export type HostToWebview =
   | { type: 'conversations/matches'; query: string; matches: ConversationMatchView[] }
   /** Host → webview: the context chips waiting for the next prompt changed. */
   | { type: 'context/chips'; chips: ContextChipView[]; budget: BudgetView }
+  /** Host → webview: the estimate of the next request changed by itself (the instructions were read again). */
+  | { type: 'budget/changed'; budget: BudgetView }
   /** Host → webview: `alphaAxo.chat.model` changed. */
   | { type: 'model/changed'; model: string; budget: BudgetView }
   /** Host → webview: whether the active editor has a selection changed. */
@@ -294,6 +322,12 @@ export type WebviewToHost =
   | { type: 'conversation/search'; query: string }
   /** Webview → host: open the conversation as Markdown in a new editor. */
   | { type: 'conversation/export' }
+  /** Webview → host: "Compact" (the gauge past 80 %): summarise the older turns (the host shows the progress). */
+  | { type: 'chat/compact' }
+  /** Webview → host: Undo on a compaction's marker: send its turns again. */
+  | { type: 'chat/uncompact'; id: string }
+  /** Webview → host: open instructions file `index` (0-based) of the last `BudgetView.instructions`. */
+  | { type: 'instructions/open'; index: number }
   /** Webview → host: drop a context chip. */
   | { type: 'context/remove'; id: string }
   /** Webview → host: choose a model (the host accepts selectable ones only). */
@@ -353,6 +387,9 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'history/scope': (m) => isOneOf(m.scope, HISTORY_SCOPES),
   'conversation/search': (m) => isText(m.query, MAX_SHORT),
   'conversation/export': bare,
+  'chat/compact': bare,
+  'chat/uncompact': (m) => isShort(m.id),
+  'instructions/open': (m) => isIndex(m.index) && m.index < 1000,
   'context/remove': (m) => isShort(m.id),
   'model/select': (m) => isShort(m.id),
   'clipboard/copy': (m) => isText(m.text) && isOneOf(m.what, ['message', 'code']),

@@ -89,7 +89,11 @@ function conversationState(index: number, conversations: ChatStateView['conversa
     ],
     model: 'alpha',
     pendingContext: [],
-    budget: { usedTokens: 150_000, limitTokens: 200_000 },
+    budget: {
+      usedTokens: 150_000,
+      limitTokens: 200_000,
+      parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0 },
+    },
     hasSelection: false,
     groundWithAxo: false,
   };
@@ -285,7 +289,11 @@ export async function run(): Promise<BenchFigure[]> {
       requestId: 1,
       user: { id: 'stream-u', role: 'user', content: '#long:5000000', createdAt: Date.now() },
       reply: { id: 'stream-a', role: 'assistant', content: '', createdAt: Date.now(), status: 'streaming' },
-      budget: { usedTokens: 150_000, limitTokens: 200_000 },
+      budget: {
+        usedTokens: 150_000,
+        limitTokens: 200_000,
+        parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0 },
+      },
       conversations: summaries,
     });
     from = await now(page);
@@ -362,7 +370,11 @@ export async function run(): Promise<BenchFigure[]> {
         requestId,
         user: { id: `q-u-${requestId}`, role: 'user', content: '#long:5000000', createdAt: Date.now() },
         reply: { id: `q-a-${requestId}`, role: 'assistant', content: '', createdAt: Date.now(), status: 'streaming' },
-        budget: { usedTokens: 150_000, limitTokens: 200_000 },
+        budget: {
+          usedTokens: 150_000,
+          limitTokens: 200_000,
+          parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0 },
+        },
         conversations: summaries,
       });
       from = await now(page);

@@ -270,10 +270,32 @@ describe('chat core: conversation files of every version read as the current one
         { id: 'a1', role: 'assistant', content: 'Hi', createdAt: 2, status: 'done', parentId: 'u1' },
       ],
     },
+    4: {
+      version: 4,
+      id: ID,
+      title: 'Version 4',
+      createdAt: 1,
+      updatedAt: 3,
+      messages: [
+        { id: 'u2', role: 'user', content: 'Hello again', createdAt: 3 },
+        {
+          id: 'a2',
+          role: 'assistant',
+          content: 'Hi again',
+          createdAt: 4,
+          status: 'done',
+          trim: { limit: 32_000, messages: 2 },
+        },
+      ],
+      branches: [
+        { id: 'u1', role: 'user', content: 'Hello', createdAt: 1 },
+        { id: 'a1', role: 'assistant', content: 'Hi', createdAt: 2, status: 'done', parentId: 'u1' },
+      ],
+    },
   };
 
   it('has a file here for every version up to the current one', () => {
-    assert.equal(CONVERSATION_VERSION, 3);
+    assert.equal(CONVERSATION_VERSION, 4);
     for (let v = 1; v <= CONVERSATION_VERSION; v++) {
       assert.ok(files[v], `a file of version ${v}`);
     }
@@ -287,8 +309,10 @@ describe('chat core: conversation files of every version read as the current one
       assert.ok(conversation);
       assert.equal(conversation.version, CONVERSATION_VERSION);
       assert.ok(conversation.messages.every((m) => typeof m.id === 'string' && m.parentId === undefined));
-      if (version === '3') {
+      if (version === '3' || version === '4') {
         assert.deepEqual(texts(conversation), ['Hello again', 'Hi again']);
+        const trim = version === '4' ? { limit: 32_000, messages: 2 } : undefined;
+        assert.deepEqual(conversation.messages[1].trim, trim, 'a trim record stays');
         assert.deepEqual(branchPlaces(conversation).get('u2'), { index: 2, count: 2 });
         assert.equal(switchBranch(conversation, 'u2', -1), true);
         assert.deepEqual(texts(conversation), ['Hello', 'Hi']);

@@ -1,12 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import { estimateTokens } from '../service/tokenEstimate';
-import type { ContextItem } from './conversation';
-import { formatTokens } from '../../shared/tokens';
 
 /**
  * Attachments: files, symbols, the selection and terminal output attached to the next prompt with `#` or a drop.
  * They go to the service as text (the spec's `content` is a string), each with its path and language, as context
- * items. What is refused and how the budget trims them is decided here, apart from VS Code.
+ * items. What is refused is decided here, apart from VS Code; how a request trims them, in requestBuilder.ts.
  */
 
 /** The largest file attached: more is refused with the reason (a prompt that size would not be useful). */
@@ -83,54 +81,8 @@ export function formatBytes(bytes: number): string {
   return `${bytes} B`;
 }
 
-/** What fitting the attachments to the budget did. */
-export interface AttachmentFit {
-  items: ContextItem[];
-  /** A sentence naming what was trimmed (undefined when nothing was). */
-  notice?: string;
-}
-
-/** Marks a trimmed attachment's text where it was cut. */
-const TRIM_MARK = '\n… (trimmed to fit the context)\n';
-
-/**
- * Fits the context items to `availableTokens` (the model's context less the conversation and the reply's room):
- * while they do not fit, the largest is cut to what is left for it, at a line end, and says so in its text and label.
- * Nothing is dropped silently: the notice names each trimmed item. Items that fit are returned unchanged.
- */
-export function fitAttachments(items: readonly ContextItem[], availableTokens: number): AttachmentFit {
-  const sizes = items.map((item) => estimateTokens(item.content) + 8);
-  let total = sizes.reduce((a, b) => a + b, 0);
-  if (total <= availableTokens) {
-    return { items: [...items] };
-  }
-  const out = [...items];
-  const trimmed: string[] = [];
-  // Largest first: the small ones (a selection, a symbol) are usually the point of the question.
-  const order = sizes.map((size, i) => ({ size, i })).sort((a, b) => b.size - a.size);
-  for (const { size, i } of order) {
-    if (total <= availableTokens) {
-      break;
-    }
-    const room = Math.max(0, size - (total - availableTokens) - 8 - estimateTokens(TRIM_MARK));
-    const item = out[i];
-    const keep = cutToTokens(item.content, room);
-    out[i] = { ...item, content: keep + TRIM_MARK, label: l10n.t('{0} (trimmed)', item.label) };
-    trimmed.push(item.label);
-    total -= size - (estimateTokens(out[i].content) + 8);
-  }
-  return {
-    items: out,
-    notice: l10n.t(
-      'Trimmed to fit the context ({0} tokens left for attachments): {1}.',
-      formatTokens(Math.max(0, availableTokens)),
-      trimmed.join(', '),
-    ),
-  };
-}
-
 /** The longest start of `text` within `tokens` (by the one estimator), cut at a line end when there is one. */
-function cutToTokens(text: string, tokens: number): string {
+export function cutToTokens(text: string, tokens: number): string {
   if (tokens <= 0) {
     return '';
   }

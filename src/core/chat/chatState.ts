@@ -1,11 +1,11 @@
 import { describeError } from '../service/errors';
-import { estimateTokens } from '../service/tokenEstimate';
 import { leavePath, newVersionTime, switchBranch } from './branches';
 import type { Budget, ChatStateOptions, ExternalChange } from './chatStateTypes';
-import { estimateMessagesTokens } from './contextBudget';
+import { nextRequestBudget } from './requestBudget';
+import { sendablePath } from './compaction';
+import { compactAndTell, undoAndTell, type CompactOutcome } from './compactRun';
 import { newId, type ContextItem, type Conversation, type StoredMessage } from './conversation';
 import type { ConversationSummary } from './store/conversationSummary';
-import { contextTokensOf } from './modelLineup';
 import { OperationQueue } from './operationQueue';
 import { addPending, addPrompt, hasPromptTitle, titleFrom } from './promptAdd';
 import type { QueuedPrompt } from './promptQueue';
@@ -18,7 +18,6 @@ import {
   restoreConversation,
   type OrganiseContext,
 } from './organise';
-import { requestMessages } from './promptMessages';
 import { ReplyRun, type ReplyOverrides } from './replyRun';
 
 /**
@@ -38,8 +37,8 @@ export class ChatState {
   /** Prompts sent while a reply streamed, waiting their turn (see PromptQueue). */
   readonly prompts: PromptQueue;
   private disposed = false;
-  /** What fitting the last prompt's attachments trimmed, for its reply's notice. */
-  private trimNotice: string | undefined;
+  /** The summary being asked for (Compact Conversation), aborted when the extension goes away. */
+  private compacting: AbortController | undefined;
   private readonly subscription: { dispose(): void };
 
   constructor(private readonly options: ChatStateOptions) {
@@ -113,7 +112,6 @@ export class ChatState {
       if (!this.addPrompt(text, this.takePending([]))) {
         return;
       }
-      this.trimNotice = undefined;
       const conversation = this.conversation;
       conversation.messages.push({
         id: newId(),
@@ -270,6 +268,23 @@ export class ChatState {
     });
   }
 
+  /**
+   * "Compact Conversation": ALPHA summarises the older turns of the path shown into one message, sent instead of
+   * them from then on (see compaction.ts); the running reply stops first. The pages redraw with the marker.
+   */
+  compact(): Promise<CompactOutcome> {
+    return this.serial(async () => {
+      await this.halt();
+      const controller = (this.compacting = new AbortController());
+      return compactAndTell(this.options, controller.signal).finally(() => (this.compacting = undefined));
+    });
+  }
+
+  /** Undo of a compaction: its turns are sent again as they are. False when there is none to undo. */
+  undoCompaction(id: string): Promise<boolean> {
+    return this.serial(() => undoAndTell(this.options, id));
+  }
+
   /** Whether "Ground with AXO" is on for the conversation shown. */
   get groundWithAxo(): boolean {
     return this.conversation.groundWithAxo ?? this.options.settings().groundByDefault;
@@ -297,11 +312,17 @@ export class ChatState {
     holder.pending = holder.pending.filter((p) => p.id !== id);
   }
 
-  /** The estimate of the next request: the conversation so far plus the pending context. */
+  /** The estimate of the next request, by part (see {@link nextRequestBudget}). */
   budget(): Budget {
-    const history = estimateMessagesTokens(requestMessages(this.conversation.messages));
-    const pending = this.pending.reduce((sum, c) => sum + estimateTokens(c.content) + 8, 0);
-    return { usedTokens: history + pending, limitTokens: contextTokensOf(this.options.settings().model) };
+    const sendable = sendablePath(this.conversation);
+    return nextRequestBudget({
+      messages: sendable.messages,
+      summary: sendable.summary,
+      pending: this.pending,
+      instructions: this.options.instructions?.(),
+      groundingTokens: this.groundWithAxo ? this.reply.groundingTokens : 0,
+      model: this.options.settings().model,
+    });
   }
 
   /**
@@ -314,6 +335,7 @@ export class ChatState {
     }
     this.disposed = true;
     this.subscription.dispose();
+    this.compacting?.abort();
     const wasReplying = this.reply.dispose();
     const queueStopped = this.prompts.onExit();
     if (wasReplying || queueStopped || this.options.holder.saveFailing) {
@@ -344,36 +366,27 @@ export class ChatState {
     return context;
   }
 
-  /** Adds a prompt with `context`, fitted to `model`'s context; false when there is nothing to add. */
-  private addPrompt(text: string, context: readonly ContextItem[], model = this.options.settings().model): boolean {
-    const added = addPrompt(this.conversation, text, context, model);
-    if (added) {
-      this.trimNotice = added.trimNotice;
-    }
-    return added !== false;
+  /** Adds a prompt with `context` (kept whole: only a request is trimmed); false when there is nothing to add. */
+  private addPrompt(text: string, context: readonly ContextItem[]): boolean {
+    return addPrompt(this.conversation, text, context);
   }
 
   /** Adds a queued prompt, with what it was queued with, and starts its reply. */
   private startQueued(prompt: QueuedPrompt): { reply: Promise<void> } | undefined {
-    if (!this.addPrompt(prompt.text, prompt.context ?? [], prompt.model)) {
+    if (!this.addPrompt(prompt.text, prompt.context ?? [])) {
       return undefined;
     }
     return this.begin('append', Date.now(), { model: prompt.model, groundWithAxo: prompt.groundWithAxo });
   }
 
-  /**
-   * Starts the reply to the last prompt, with the notice of what fitting that prompt's attachments trimmed; once it
-   * has ended, the queue may send its next prompt.
-   */
+  /** Starts the reply to the last prompt; once it has ended, the queue may send its next prompt. */
   private begin(
     mode: 'append' | 'redraw',
     createdAt = Date.now(),
     overrides?: ReplyOverrides,
   ): { reply: Promise<void> } {
-    const notice = this.trimNotice;
-    this.trimNotice = undefined;
     const conversation = this.conversation;
-    const started = this.reply.begin(mode, createdAt, notice, overrides);
+    const started = this.reply.begin(mode, createdAt, overrides);
     const messageId = this.reply.current?.messageId;
     started.reply.then(
       () => this.prompts.afterReply(conversation, messageId),

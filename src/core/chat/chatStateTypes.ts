@@ -2,6 +2,7 @@ import type { Logger } from '../logger';
 import type { ContextItem, Conversation, StoredMessage } from './conversation';
 import type { ConversationSummary } from './store/conversationSummary';
 import type { GroundingResult } from './grounding';
+import type { Instructions } from './instructions';
 import type { ReplySource } from './replyRunner';
 
 /** What another window changed: the conversation shown (already updated in place), the list, or both. */
@@ -77,14 +78,26 @@ export interface ChatStateOptions {
   settings: () => ReplySettings;
   /** Asks AXO for a grounded reply's sources (absent: grounding is unavailable and stays off). */
   ground?: (prompt: string, signal: AbortSignal) => Promise<GroundingResult>;
+  /** The repository's instructions the next request sends (absent or undefined: none; see instructions.ts). */
+  instructions?: () => Instructions | undefined;
   listener: ChatStateListener;
   log: Logger;
   /** This window's id, new at every start: the queued prompts it runs are marked with it (default: a new id). */
   owner?: string;
 }
 
-/** The estimate of the next request. */
+/** The estimate of the next request, untrimmed (it may pass the limit), by part. */
 export interface Budget {
   usedTokens: number;
   limitTokens: number;
+  parts: {
+    /** The turns sent (with their attachments). */
+    conversation: number;
+    /** The attachments waiting for the next prompt. */
+    attachments: number;
+    /** The repository's instructions. */
+    instructions: number;
+    /** The grounding of the last grounded request (when grounding is on): the next one's is not known before it. */
+    grounding: number;
+  };
 }

@@ -68,25 +68,39 @@ export interface ContextFit extends BudgetFit {
  */
 export function fitToContext(messages: readonly ChatMessage[], model: string): ContextFit {
   const limit = contextTokensOf(model);
-  const fit = fitToBudget(messages, limit, Math.min(8192, limit / 8));
+  const fit = fitToBudget(messages, limit, replyReserve(limit));
+  return {
+    ...fit,
+    notice: droppedNotice(fit.dropped, model),
+    error: fit.tooLarge ? tooLargeError(fit.tokens, model) : undefined,
+  };
+}
+
+/** Says how many of the oldest messages were left out to fit `model`'s context (undefined when none were). */
+export function droppedNotice(dropped: number, model: string): string | undefined {
   const label = modelLabel(model);
-  const context = formatTokens(limit);
-  const notice =
-    fit.dropped === 0
-      ? undefined
-      : fit.dropped === 1
-        ? l10n.t("The oldest message was left out to fit {0}'s {1}-token context.", label, context)
-        : l10n.t("The {0} oldest messages were left out to fit {1}'s {2}-token context.", fit.dropped, label, context);
-  const error = fit.tooLarge
-    ? new ServiceError(
-        'tooLarge',
-        l10n.t(
-          "This message is too long for {0}'s {1}-token context (about {2} tokens). Shorten it or remove some context.",
-          label,
-          context,
-          formatTokens(fit.tokens),
-        ),
-      )
-    : undefined;
-  return { ...fit, notice, error };
+  const context = formatTokens(contextTokensOf(model));
+  return dropped === 0
+    ? undefined
+    : dropped === 1
+      ? l10n.t("The oldest message was left out to fit {0}'s {1}-token context.", label, context)
+      : l10n.t("The {0} oldest messages were left out to fit {1}'s {2}-token context.", dropped, label, context);
+}
+
+/** The error of a request that does not fit `model`'s context even with every trim made (about `tokens`). */
+export function tooLargeError(tokens: number, model: string): ServiceError {
+  return new ServiceError(
+    'tooLarge',
+    l10n.t(
+      "This message is too long for {0}'s {1}-token context (about {2} tokens). Shorten it or remove some context.",
+      modelLabel(model),
+      formatTokens(contextTokensOf(model)),
+      formatTokens(tokens),
+    ),
+  );
+}
+
+/** Room kept for the reply in `limit` tokens of context: an eighth of it, at most 8K tokens. */
+export function replyReserve(limit: number): number {
+  return Math.min(8192, limit / 8);
 }

@@ -5,6 +5,7 @@ import type { Citation } from '../service/normalize';
 import { parseUsage, type ReplyUsage } from '../service/usage';
 import { parseQueue, type QueuePart } from './promptQueue';
 import { CONVERSATION_VERSION, migrateConversation } from './store/conversationSchema';
+import { parseCompactions, type Compaction } from './compaction';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
@@ -22,6 +23,25 @@ export interface StoredError extends ErrorInfo {
   at: number;
 }
 
+/**
+ * What fitting a request to the model's context left out or cut, kept with the reply it was sent for (the
+ * conversation itself keeps everything whole). Each field is absent when that trim was not made.
+ */
+export interface TrimRecord {
+  /** How many of the oldest messages were left out. */
+  messages?: number;
+  /** The last prompt's attachments left out (labels, oldest first): every one but the newest can go. */
+  attachments?: string[];
+  /** The repository's instructions were left out (instructions.ts). */
+  instructions?: boolean;
+  /** The newest attachment, cut to fit (its label). */
+  cut?: string;
+  /** AXO's answer (and its cached facts) shortened. */
+  grounding?: boolean;
+  /** The context the request was fitted to, in tokens. */
+  limit: number;
+}
+
 /** One message as stored. */
 export interface StoredMessage {
   id: string;
@@ -35,6 +55,8 @@ export interface StoredMessage {
   model?: string;
   /** A grounded reply's numbered sources (AXO's citations), in the order the `[1]` markers count them. */
   sources?: Citation[];
+  /** A reply's request: what fitting it to the context trimmed (absent: nothing was). */
+  trim?: TrimRecord;
   /** A reply's tokens: as the service reported them, else estimated (see src/core/service/usage.ts). */
   usage?: ReplyUsage;
   /**
@@ -57,6 +79,8 @@ export interface Conversation {
   branches?: StoredMessage[];
   /** "Ground with AXO" is on for this conversation; optional, so older files need no upgrade step (absent = off). */
   groundWithAxo?: boolean;
+  /** Summaries sent in place of older turns (see compaction.ts); absent when the conversation was never compacted. */
+  compactions?: Compaction[];
   /** Pinned: listed above the others. Optional like `groundWithAxo` (absent = not pinned). */
   pinned?: boolean;
   /**
@@ -149,9 +173,15 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     ...(branches.length ? { branches: keepStreaming ? branches : branches.map(markInterrupted) } : {}),
     ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
     ...(value.pinned === true ? { pinned: true } : {}),
+    ...compactionsOf(value.compactions),
     ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
     ...(queue ? { queue } : {}),
   };
+}
+
+function compactionsOf(value: unknown): { compactions?: Compaction[] } {
+  const compactions = parseCompactions(value);
+  return compactions.length ? { compactions } : {};
 }
 
 function parseMessage(value: unknown): StoredMessage | undefined {
@@ -188,6 +218,10 @@ function parseMessage(value: unknown): StoredMessage | undefined {
   if (usage) {
     message.usage = usage;
   }
+  const trim = parseTrim(value.trim);
+  if (trim) {
+    message.trim = trim;
+  }
   if (Array.isArray(value.sources)) {
     message.sources = value.sources
       .filter((c): c is Record<string, unknown> => isRecord(c) && typeof c.title === 'string')
@@ -196,6 +230,33 @@ function parseMessage(value: unknown): StoredMessage | undefined {
       );
   }
   return message;
+}
+
+/** A stored trim record, its fields checked one by one (one from a file may be anything). */
+function parseTrim(value: unknown): TrimRecord | undefined {
+  if (!isRecord(value) || num(value.limit) === undefined) {
+    return undefined;
+  }
+  const trim: TrimRecord = { limit: value.limit as number };
+  if (num(value.messages) !== undefined && (value.messages as number) > 0) {
+    trim.messages = value.messages as number;
+  }
+  if (Array.isArray(value.attachments)) {
+    const labels = value.attachments.filter((a): a is string => typeof a === 'string');
+    if (labels.length) {
+      trim.attachments = labels;
+    }
+  }
+  if (value.instructions === true) {
+    trim.instructions = true;
+  }
+  if (typeof value.cut === 'string') {
+    trim.cut = value.cut;
+  }
+  if (value.grounding === true) {
+    trim.grounding = true;
+  }
+  return trim;
 }
 
 const STATUSES = new Set<ReplyStatus>(['streaming', 'done', 'stopped', 'interrupted', 'error']);

@@ -1,4 +1,5 @@
 import { branchPointCount } from './branches';
+import { activeCompaction } from './compaction';
 import { contextBlock } from './promptMessages';
 import { displayTitle, type Conversation, type StoredMessage } from './conversation';
 import { modelLabel } from './modelLineup';
@@ -30,6 +31,7 @@ export function conversationMarkdown(
     );
   }
   let grounded = 0;
+  const compacted = activeCompaction(conversation)?.compaction;
   for (const m of conversation.messages) {
     const who = m.role === 'user' ? 'You' : m.model ? `ALPHA (${modelLabel(m.model)})` : 'ALPHA';
     parts.push('', `## ${who} · ${formatTime(m.createdAt)}`, '');
@@ -53,6 +55,12 @@ export function conversationMarkdown(
     }
     if (m.notice && m.status !== 'interrupted') {
       parts.push('', `> ${m.notice}`);
+    }
+    if (compacted?.throughId === m.id) {
+      // The originals stay above; what was sent instead of them from here on follows, quoted.
+      const summary = compacted.summary.split('\n').map((line) => `> ${line}`.trimEnd());
+      parts.push('', `_Compacted: from here on, the ${compacted.messages} messages above were sent as this summary:_`);
+      parts.push('', ...summary);
     }
   }
   return `${parts.join('\n').trimEnd()}\n`;

@@ -1,4 +1,5 @@
 import { tidyBranches } from './branches';
+import { mergeCompactions } from './compaction';
 import type { Conversation, StoredMessage } from './conversation';
 import { mergeQueues, queuesDiffer } from './promptQueue';
 
@@ -50,6 +51,12 @@ export function mergeConversations(base: MergeBase, mine: Conversation, theirs: 
     updatedAt: Math.max(mine.updatedAt, theirs.updatedAt),
     messages: merged,
   };
+  // Compactions too: each once, undone when either window undid it.
+  delete result.compactions;
+  const compactions = mergeCompactions(mine.compactions, theirs.compactions);
+  if (compactions.length) {
+    result.compactions = compactions;
+  }
   // Branches are only ever added to: both windows' together, less what the merged path shows. A turn one window
   // took off the path (an edit, a regenerate, a switch) is in that window's branches, so it stays in the tree.
   delete result.branches;

@@ -1,11 +1,8 @@
-import type { ChatMessage } from '../service/alphaClient';
-import type { ServiceError } from '../service/errors';
-import { fitToContext } from './contextBudget';
 import { INTERRUPTED_NOTICE, newId, type Conversation, type StoredMessage } from './conversation';
 import type { ChatStateOptions, ReplySettings } from './chatStateTypes';
-import { fitGroundedToContext } from './groundedBudget';
 import type { GroundingResult } from './grounding';
-import { requestMessages } from './promptMessages';
+import { requestFor, type BuiltRequest } from './requestBuilder';
+import { sendablePath } from './compaction';
 import { runReply, storedError } from './replyRunner';
 
 /** The reply being written: the one representation of "a reply is running". */
@@ -23,12 +20,6 @@ export interface ReplyOverrides {
   groundWithAxo?: boolean;
 }
 
-/** A request ready to send, or the reason it cannot be sent. */
-interface FittedRequest {
-  error?: ServiceError;
-  messages: ChatMessage[];
-}
-
 /**
  * The chat's one running reply: starting it (the request fitted to the context, grounded when asked), writing it,
  * telling the pages, saving, and stopping it. A reply runs outside the chat's operation queue once it has started,
@@ -40,6 +31,8 @@ export class ReplyRun {
   /** Another window changed the conversation while a reply streamed here, or the reply got sources: redraw at its end. */
   private redrawAfterReply = false;
   private disposed = false;
+  /** The tokens of the grounding the last grounded request sent (the gauge's estimate of the next one's). */
+  groundingTokens = 0;
 
   constructor(private readonly options: ChatStateOptions) {}
 
@@ -50,23 +43,27 @@ export class ReplyRun {
   }
 
   /**
-   * Adds the reply to the conversation (its last message is a prompt) and starts writing it, with `notice` (what
-   * fitting the prompt's attachments trimmed) ahead of the request's own, and `overrides` (a queued prompt's model
-   * and grounding) over the settings. The reply is running when this returns;
+   * Adds the reply to the conversation (its last message is a prompt) and starts writing it, with what fitting its
+   * request to the context trimmed kept and shown with it (see requestBuilder.ts), and `overrides` (a queued
+   * prompt's model and grounding) over the settings. The reply is running when this returns;
    * `reply` settles when it has ended (it rejects when the pages could not be told, after the reply was ended).
    * Wrapped in an object: an operation that returned the promise itself would hold the queue until the reply
    * ended, and the next operation, which stops it, would wait for it forever.
    */
-  begin(
-    mode: 'append' | 'redraw',
-    createdAt = Date.now(),
-    notice?: string,
-    overrides: ReplyOverrides = {},
-  ): { reply: Promise<void> } {
+  begin(mode: 'append' | 'redraw', createdAt = Date.now(), overrides: ReplyOverrides = {}): { reply: Promise<void> } {
     const conversation = this.options.holder.conversation;
     const current = this.options.settings();
     const settings = overrides.model ? { ...current, model: overrides.model } : current;
-    const fit = fitToContext(requestMessages(conversation.messages), settings.model);
+    const grounded =
+      this.options.ground !== undefined &&
+      (overrides.groundWithAxo ?? conversation.groundWithAxo ?? settings.groundByDefault);
+    const sendable = sendablePath(conversation);
+    const fit = requestFor(sendable.messages, settings.model, {
+      instructions: this.options.instructions?.(),
+      summary: sendable.summary,
+    });
+    // A grounded request is fitted again once AXO has answered: its trims are told then, once.
+    const trimmed = grounded ? {} : { notice: fit.notice, trim: fit.trim };
     const reply: StoredMessage = {
       id: newId(),
       role: 'assistant',
@@ -74,7 +71,8 @@ export class ReplyRun {
       createdAt,
       status: 'streaming',
       model: settings.model,
-      notice: [notice, fit.notice].filter(Boolean).join(' ') || undefined,
+      ...(trimmed.notice ? { notice: trimmed.notice } : {}),
+      ...(trimmed.trim ? { trim: trimmed.trim } : {}),
     };
     const user = conversation.messages.at(-1) as StoredMessage;
     conversation.messages.push(reply);
@@ -88,8 +86,6 @@ export class ReplyRun {
     };
     this.running = running;
     this.options.listener.streamingChanged(true);
-    const grounded =
-      this.options.ground && (overrides.groundWithAxo ?? conversation.groundWithAxo ?? settings.groundByDefault);
     // The lookup starts before the pages are told and the request is built, so it runs while they are prepared.
     const lookup = grounded ? this.options.ground?.(user.content, running.controller.signal) : undefined;
     const turn = { running, conversation, user, reply };
@@ -143,7 +139,7 @@ export class ReplyRun {
     turn: { running: Running; conversation: Conversation; user: StoredMessage; reply: StoredMessage },
     mode: 'append' | 'redraw',
     lookup: Promise<GroundingResult> | undefined,
-    fit: FittedRequest,
+    fit: BuiltRequest,
     settings: ReplySettings,
   ): Promise<void> {
     const { listener, holder, log } = this.options;
@@ -201,17 +197,23 @@ export class ReplyRun {
     conversation: Conversation,
     reply: StoredMessage,
     model: string,
-  ): Promise<FittedRequest> {
+  ): Promise<BuiltRequest> {
     const result = await lookup;
-    const stored = conversation.messages.filter((m) => m !== reply);
-    const history = requestMessages(stored);
-    const last = stored.at(-1);
-    const fit =
-      result.kind === 'grounded'
-        ? fitGroundedToContext(history, result, model, last?.role === 'user' ? last : undefined)
-        : fitToContext(history, model);
+    const sendable = sendablePath(
+      conversation,
+      conversation.messages.filter((m) => m !== reply),
+    );
+    const fit = requestFor(sendable.messages, model, {
+      instructions: this.options.instructions?.(),
+      summary: sendable.summary,
+      grounding: result.kind === 'grounded' ? result : undefined,
+    });
+    this.groundingTokens = fit.parts.grounding;
     const notes = [result.kind === 'cancelled' ? undefined : result.note, fit.notice].filter(Boolean);
     reply.notice = notes.length ? notes.join(' ') : undefined;
+    if (fit.trim) {
+      reply.trim = fit.trim;
+    }
     if (result.kind === 'grounded' && result.sources.length) {
       reply.sources = [...result.sources];
     }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { buildRequest } from '../../core/chat/requestBuilder';
 import { isAbortError } from '../../core/service/errors';
 import { AbortSlot, abortOnCancel } from '../../host/disposables';
 import { showServiceError } from '../../host/errorActions';
@@ -8,7 +9,7 @@ import type { Services } from '../../host/services';
 export type ReplyListener = (replySoFar: string) => void | Promise<void>;
 
 /**
- * Sends one prompt to ALPHA under a cancellable progress notification and returns the whole reply; undefined when
+ * Sends one prompt to ALPHA (after the repository's instructions, when there are any) under a cancellable progress notification and returns the whole reply; undefined when
  * cancelled or failed (a failure is shown with its fitting action, Retry running `retry`). One request at a time per
  * instance: a new one aborts the previous one.
  */
@@ -58,7 +59,15 @@ export class ReplyRequest implements vscode.Disposable {
     onChars: (chars: number) => void,
     onDelta: ReplyListener | undefined,
   ): Promise<string> {
-    const request = { model: this.services.settings.chatModel, messages: [{ role: 'user' as const, content: prompt }] };
+    const model = this.services.settings.chatModel;
+    // The repository's instructions go first, as in the chat (left out when they do not fit beside the prompt).
+    const built = buildRequest({
+      model,
+      earlier: [],
+      prompt: { content: prompt },
+      instructions: this.services.instructions.current,
+    });
+    const request = { model, messages: built.error ? [{ role: 'user' as const, content: prompt }] : built.messages };
     if (!this.services.settings.chatStream) {
       const reply = await this.services.alpha.complete(request, signal);
       await onDelta?.(reply);

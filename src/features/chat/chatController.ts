@@ -19,7 +19,9 @@ import type { ChatSession } from './chatSession';
 import { readDisplay } from '../../host/display';
 import type { ChatSurface } from './chatSurface';
 import {
+  budgetView,
   chipView,
+  compactionView,
   errorView,
   messageView,
   messageViews,
@@ -31,6 +33,7 @@ import {
   type ArticlePlaces,
 } from './chatViews';
 import type { CodeActions } from './codeActions';
+import { compactWithProgress } from './compactCommand';
 
 /** How long a deleted conversation can be brought back with Undo. */
 export const UNDO_SECONDS = 8;
@@ -75,6 +78,7 @@ export class ChatController extends DisposableOwner {
       }),
       ground: (prompt, signal) =>
         groundQuestion(services.axo, services.encyclopedia, prompt, settings.encyclopediaModel, signal),
+      instructions: () => services.instructions.current,
       listener: {
         replyStarted: async (requestId, user, reply) => {
           const conversations = await this.summaries();
@@ -96,6 +100,8 @@ export class ChatController extends DisposableOwner {
               ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
               : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
           );
+          // The reply now counts in the next request: the gauge follows.
+          this.broadcast({ type: 'budget/changed', budget: this.budget() });
         },
         conversationChanged: () => this.redraw(),
         listChanged: async () => this.broadcast({ type: 'conversations/list', conversations: await this.summaries() }),
@@ -108,6 +114,9 @@ export class ChatController extends DisposableOwner {
       },
     });
     this.hasSelection = actions.hasSelection();
+    this._register(
+      services.instructions.onDidChange(() => this.broadcast({ type: 'budget/changed', budget: this.budget() })),
+    );
     // Registered last, so disposed first: the running reply is saved (marked interrupted) while all else stands.
     this._register(this.chat);
   }
@@ -342,6 +351,17 @@ export class ChatController extends DisposableOwner {
     return this.chat.setGround(on);
   }
 
+  /** "Compact Conversation": ALPHA summarises the older turns, sent instead of them from then on (Undo offered). */
+  async compact(): Promise<void> {
+    await this.chat.whenLoaded();
+    await compactWithProgress(this.chat);
+  }
+
+  /** Undo of a compaction: its turns are sent again. */
+  async undoCompaction(id: string): Promise<void> {
+    await this.chat.undoCompaction(id);
+  }
+
   /** Opens source `index` of a reply: an AXO article in the Encyclopedia view, a web page through the host. */
   async openSource(messageId: string, index: number): Promise<void> {
     await this.chat.whenLoaded();
@@ -381,7 +401,15 @@ export class ChatController extends DisposableOwner {
   }
 
   private budget(): BudgetView {
-    return this.chat.budget();
+    return budgetView(this.chat.budget(), this.services.instructions.current);
+  }
+
+  /** Opens instructions file `index` of those sent now (the index a page names is checked against them). */
+  async openInstructions(index: number): Promise<void> {
+    const file = this.services.instructions.current?.files[index];
+    if (file) {
+      await vscode.window.showTextDocument(vscode.Uri.parse(file.uri, true), { preview: true });
+    }
   }
 
   private async state(): Promise<ChatStateView> {
@@ -404,6 +432,7 @@ export class ChatController extends DisposableOwner {
       historyScope: this.historyScope,
       otherVersions: otherVersionsUsage(conversation, this.services.settings.chatPrices),
       queue: this.queue(),
+      ...compactionView(conversation),
     };
   }
 }

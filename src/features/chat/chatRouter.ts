@@ -35,6 +35,9 @@ export type RouterChat = Pick<
   | 'setGround'
   | 'openSource'
   | 'prompts'
+  | 'openInstructions'
+  | 'compact'
+  | 'undoCompaction'
 >;
 
 /** What the router asks of the world outside the page (the CodeActions). */
@@ -133,6 +136,12 @@ export class ChatRouter implements SurfaceHost {
         return this.deps.exportConversation();
       case 'context/remove':
         return c.removeContext(message.id);
+      case 'chat/compact':
+        return c.compact();
+      case 'chat/uncompact':
+        return c.undoCompaction(message.id);
+      case 'instructions/open':
+        return c.openInstructions(message.index);
       case 'chat/ground':
         return c.setGround(message.on);
       case 'source/open':

@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { activeCompaction } from '../../core/chat/compaction';
+import type { Budget } from '../../core/chat/chatStateTypes';
+import type { Instructions } from '../../core/chat/instructions';
 import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
 import { branchPlaces, type BranchPlace } from '../../core/chat/branches';
 import type { ConversationSummary } from '../../core/chat/store/conversationSummary';
@@ -11,8 +14,10 @@ import { costInr, type ReplyUsage } from '../../core/service/usage';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type { QueueEntry } from '../../core/chat/promptQueue';
 import type {
+  BudgetView,
   ChatErrorAction,
   ChatErrorView,
+  CompactionView,
   ContextChipView,
   ConversationSummaryView,
   MessageView,
@@ -187,4 +192,24 @@ export function queueView(entries: readonly QueueEntry[], enabled: boolean): Que
     })),
     waiting: entries.some((e) => e.mine && e.waiting),
   };
+}
+
+/** The compaction in force on the path shown, for its marker (absent when none). */
+export function compactionView(conversation: Conversation): { compaction?: CompactionView } {
+  const active = activeCompaction(conversation);
+  if (!active) {
+    return {};
+  }
+  const { id, throughId, messages, summary } = active.compaction;
+  return { compaction: { id, throughId, messages, summary } };
+}
+
+/** The estimate of the next request as the gauge shows it, with the instructions' chip (absent when none are read). */
+export function budgetView(budget: Budget, instructions: Instructions | undefined): BudgetView {
+  if (!instructions) {
+    return budget;
+  }
+  const files = instructions.files.map(({ label, tokens }) => ({ label, tokens }));
+  const notice = instructions.notice ? { notice: instructions.notice } : {};
+  return { ...budget, instructions: { files, tokens: instructions.tokens, ...notice } };
 }

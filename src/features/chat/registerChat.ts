@@ -133,6 +133,10 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
       importConversationFile(transfer, log, args),
     ),
     vscode.commands.registerCommand('alpha.chat.stop', () => controller.stop()),
+    vscode.commands.registerCommand('alpha.chat.compact', async () => {
+      await reveal();
+      await controller.compact();
+    }),
     vscode.commands.registerCommand('alpha.chat.rename', () => controller.rename()),
     vscode.commands.registerCommand('alpha.chat.togglePin', () => controller.setPinned()),
     vscode.commands.registerCommand('alpha.chat.duplicate', () => controller.duplicate()),

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
-import { fitToContext, type ContextFit } from '../../core/chat/contextBudget';
-import { fitGroundedToContext } from '../../core/chat/groundedBudget';
+import { buildRequest, type BuiltRequest, type RequestParts } from '../../core/chat/requestBuilder';
 import { groundQuestion } from '../../core/chat/grounding';
-import type { ChatMessage } from '../../core/service/alphaClient';
 import type { Citation } from '../../core/service/normalize';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { answerRequest } from './participantRun';
@@ -46,12 +44,16 @@ export class AlphaParticipant {
         return {};
       }
       const model = this.services.settings.chatModel;
-      const messages = [...historyMessages(context.history), { role: 'user' as const, content: prompt }];
-      // The same rule as the chat view: the newest turns that fit the model's context, and say what was left out.
-      const fit: ContextFit & { sources?: readonly Citation[] } =
-        request.command === 'ground'
-          ? await this.grounded(request.prompt, messages, model, stream, signal)
-          : fitToContext(messages, model);
+      // The same request as the chat view's: the repository's instructions first, the newest turns that fit the
+      // model's context, in the one order of trims (requestBuilder.ts), saying what was left out.
+      const parts: RequestParts = {
+        model,
+        earlier: historyMessages(context.history),
+        prompt: { content: prompt },
+        instructions: this.services.instructions.current,
+      };
+      const fit: BuiltRequest & { sources?: readonly Citation[] } =
+        request.command === 'ground' ? await this.grounded(request.prompt, parts, stream, signal) : buildRequest(parts);
       if (fit.error) {
         throw fit.error;
       }
@@ -79,11 +81,10 @@ export class AlphaParticipant {
    */
   private async grounded(
     question: string,
-    messages: ChatMessage[],
-    model: string,
+    parts: RequestParts,
     stream: ChatResponseStream,
     signal: AbortSignal,
-  ): Promise<ContextFit & { sources?: readonly Citation[] }> {
+  ): Promise<BuiltRequest & { sources?: readonly Citation[] }> {
     stream.progress(vscode.l10n.t('Looking it up in AXO…'));
     const result = await groundQuestion(
       this.services.axo,
@@ -96,7 +97,7 @@ export class AlphaParticipant {
       if (result.kind === 'ungrounded') {
         stream.markdown(noticeMarkdown(result.note));
       }
-      return fitToContext(messages, model);
+      return buildRequest(parts);
     }
     if (result.note) {
       stream.markdown(noticeMarkdown(result.note));
@@ -107,7 +108,7 @@ export class AlphaParticipant {
         stream.reference(vscode.Uri.parse(url, true));
       }
     }
-    return { ...fitGroundedToContext(messages, result, model), sources: result.sources };
+    return { ...buildRequest({ ...parts, grounding: result }), sources: result.sources };
   }
 
   /** The message to send: the task prompt on the code for a slash command, else the user's words (with references). */

@@ -10,8 +10,8 @@ import { AttachMenu, hashQuery } from './attachMenu';
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 import { chip } from './messageView';
-import { formatTokens } from '../../shared/tokens';
 import { QueueList } from './queueView';
+import { ContextGauge } from './contextGauge';
 
 interface VsCodeState {
   draft?: string;
@@ -33,7 +33,8 @@ export class Composer {
   readonly input: HTMLTextAreaElement;
   private readonly chips = h('div', { class: 'chips pending', 'aria-label': l10n.t('Context for the next message') });
   private readonly models = h('select', { class: 'model-picker', 'aria-label': l10n.t('Model') });
-  private readonly budgetEl = h('span', { class: 'budget' });
+  /** The context gauge and the instructions chips. */
+  private readonly gauge: ContextGauge;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   /** "Ground with AXO": a toggle button; its state is the conversation's, sent by the host. */
@@ -52,7 +53,9 @@ export class Composer {
     private readonly drafts: DraftStore,
     private readonly onStop: () => void,
     private readonly lastPrompt: () => string | undefined = () => undefined,
+    announce: (text: string) => void = () => undefined,
   ) {
+    this.gauge = new ContextGauge(post, announce);
     this.input = h('textarea', {
       class: 'input',
       rows: 1,
@@ -105,6 +108,7 @@ export class Composer {
       'div',
       { class: 'composer' },
       this.queue.element,
+      this.gauge.instructionsElement,
       this.chips,
       this.attach.element,
       h('div', { class: 'input-row' }, this.input, this.sendButton, this.stopButton),
@@ -113,7 +117,8 @@ export class Composer {
         { class: 'composer-bar' },
         h('label', { class: 'model-label' }, icon('sparkle'), this.models),
         this.groundButton,
-        this.budgetEl,
+        this.gauge.compactButton,
+        this.gauge.element,
       ),
     );
     this.resize();
@@ -177,19 +182,9 @@ export class Composer {
     this.models.value = current;
   }
 
-  /** The estimate of the next request against the model's context. */
+  /** The estimate of the next request against the model's context (the gauge), and the instructions sent. */
   setBudget(budget: BudgetView): void {
-    const share = budget.usedTokens / budget.limitTokens;
-    this.budgetEl.textContent = l10n.t(
-      '≈{0} / {1} tokens',
-      formatTokens(budget.usedTokens),
-      formatTokens(budget.limitTokens),
-    );
-    this.budgetEl.title =
-      share > 1
-        ? l10n.t('The conversation is longer than the model’s context: the oldest turns are left out when you send.')
-        : l10n.t('Estimated size of the next request (conversation and context) against the model’s context.');
-    this.budgetEl.classList.toggle('over', share > 1);
+    this.gauge.set(budget);
   }
 
   /** The host's answer to a `#query`. */

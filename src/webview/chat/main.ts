@@ -3,6 +3,7 @@ import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '.
 import * as l10n from '@vscode/l10n';
 import { applyTextSize } from '../shared/textSize';
 import { Announcer } from './announcer';
+import { placeCompactionMarker } from './compactionMarker';
 import { decorateCodeBlocks } from './codeBlocks';
 import { installPageEvents, showImage } from './pageEvents';
 import { editPrompt } from './promptEdit';
@@ -79,6 +80,7 @@ class ChatApp {
       drafts,
       () => this.stop(),
       () => this.lastPrompt(),
+      (text) => this.announcer.status(text),
     );
     this.history = new HistoryPanel(post);
     this.find = new FindBar({
@@ -167,6 +169,8 @@ class ChatApp {
         this.composer.setChips(message.chips);
         this.composer.setBudget(message.budget);
         return;
+      case 'budget/changed':
+        return this.composer.setBudget(message.budget);
       case 'model/changed':
         this.composer.setModel(message.model);
         this.composer.setBudget(message.budget);
@@ -227,6 +231,7 @@ class ChatApp {
     // After any message still on its way out (discard.ts), before the streaming reply.
     const cut = drawRecent(this.log, shown, draw, streamed?.article ?? null);
     this.olderMessages = new OlderMessages(this.log, shown.slice(0, cut), draw);
+    placeCompactionMarker(this.log, state.compaction, this.post);
     if (state.messages.length === 0) {
       this.log.append(welcome());
     }

@@ -93,6 +93,7 @@ describe('the @alpha and @axo handlers, called with a request', () => {
       alpha: new AlphaClient(context, () => 10_000),
       axo: axoClient,
       encyclopedia,
+      instructions: { current: undefined },
     } as unknown as Services;
     alpha = new AlphaParticipant(services);
     axo = new AxoParticipant(services);

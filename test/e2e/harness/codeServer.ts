@@ -24,6 +24,11 @@ export interface CodeServerOptions {
   workspaceFiles?: Record<string, string>;
   /** Binds this port instead of a random free one. */
   port?: number;
+  /**
+   * Opens the workspace with workspace trust on and never asked for: the folder is untrusted (Restricted Mode).
+   * Without it trust is off (`--disable-workspace-trust`) and every folder is trusted.
+   */
+  untrusted?: boolean;
 }
 
 /** A running code-server. */
@@ -147,7 +152,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     ...common,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.untrusted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     ...(options.smokeTestDriver && passesVscodeOptions() ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     dirs.workspaceDir,
@@ -214,6 +219,9 @@ function writeSettings(userDataDir: string, options: CodeServerOptions): void {
     ...DEFAULT_SETTINGS,
     'chat.disableAIFeatures': options.disableAIFeatures ?? true,
     ...(options.baseUrl === undefined ? {} : { 'alphaAxo.baseUrl': options.baseUrl }),
+    ...(options.untrusted
+      ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }
+      : {}),
     ...options.settings,
   };
   const text = `${JSON.stringify(settings, null, 2)}\n`;

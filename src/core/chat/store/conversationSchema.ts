@@ -45,8 +45,35 @@ function addBranches(raw: RawConversation): RawConversation {
   return raw;
 }
 
+/**
+ * Version 3 → 4: a reply keeps what its request trimmed (`trim`: see TrimRecord in conversation.ts), attachments
+ * are stored whole (only requests are trimmed), and a conversation keeps its summaries (`compactions`: see
+ * compaction.ts). Version 3 wrote none of these fields; one found there came from elsewhere and would be shown as a
+ * trim that never happened, or send a summary nobody asked for, so it goes. Attachments a version 3 build cut stay as they were
+ * stored (their label says "(trimmed)"): what was cut is not on disk to restore.
+ */
+function addTrimsAndCompactions(raw: RawConversation): RawConversation {
+  const strip = (list: unknown): unknown =>
+    Array.isArray(list)
+      ? list.map((m: unknown) => {
+          if (!isRecord(m) || !('trim' in m)) {
+            return m;
+          }
+          const rest = { ...m };
+          delete rest.trim;
+          return rest;
+        })
+      : list;
+  raw.messages = strip(raw.messages);
+  if ('branches' in raw) {
+    raw.branches = strip(raw.branches);
+  }
+  delete raw.compactions;
+  return raw;
+}
+
 /** `UPGRADES[i]` turns version i + 1 into version i + 2. Append here; never change a step that has shipped. */
-const UPGRADES: readonly Upgrade[] = [giveMessagesIds, addBranches];
+const UPGRADES: readonly Upgrade[] = [giveMessagesIds, addBranches, addTrimsAndCompactions];
 
 /** The version this build writes. */
 export const CONVERSATION_VERSION = UPGRADES.length + 1;
