@@ -10,7 +10,8 @@ export interface CodeBlock {
   closed: boolean;
 }
 
-const OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+// Each run of fence characters is taken whole (the lookahead), so a long run never backtracks into the info string.
+const OPEN = /^( {0,3})(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 
 /**
  * The fenced code blocks of a Markdown text, in order (CommonMark rules: a fence of three or more backticks or tildes,

@@ -54,7 +54,9 @@ export function parseIpv4(text: string): number[] | undefined {
 
 /** The sixteen bytes of an IPv6 address (a zone `%eth0` and brackets allowed), or undefined. */
 export function parseIpv6(text: string): number[] | undefined {
-  let rest = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  let rest = text.replace(/^\[|\]$/g, '');
+  const zone = rest.indexOf('%');
+  rest = zone === -1 ? rest : rest.slice(0, zone);
   let tail: number[] = [];
   const lastColon = rest.lastIndexOf(':');
   if (lastColon >= 0 && rest.slice(lastColon + 1).includes('.')) {
