@@ -98,7 +98,8 @@ export class AlphaClient {
     if (usage) {
       onUsage?.(usage);
     }
-    return normalizeChatReply(body);
+    // The raw body was scrubbed; a key written with JSON escapes shows only once parsed.
+    return this.ctx.http.scrubber.scrubKeys(normalizeChatReply(body));
   }
 
   /** The start of a body, read until `enough`; undefined when the request was cancelled meanwhile. */
