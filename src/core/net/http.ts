@@ -11,6 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { SecretScrubber } from '../service/secretScrubber';
 import { nodeCaSource, trustedCertificates, type CaSource } from './trust';
 import { serviceRedirect } from './redirects';
+import { ipLiteralOf } from './netAddress';
 import {
   DRAIN_WAIT_MS,
   decodedBody,
@@ -143,6 +144,7 @@ export class HttpClient {
     const guard: FetchGuard = { allowedOrigin: options.allowedOrigin };
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      refuseNameThroughProxy(current, settings, guard);
       await checkFetchTarget(current, guard, settings.lookup);
       const res = await request(current, {
         method: 'GET',
@@ -314,6 +316,23 @@ export class HttpClient {
       this.dispatchers.set(cacheKey, dispatcher);
     }
     return dispatcher;
+  }
+}
+
+/**
+ * A public fetch by host name through a proxy is refused: the proxy resolves the name again (or, for SOCKS4, this
+ * extension does, outside the guard), so the check for private addresses could be answered one address and the
+ * connection another. An address written as such, or the service's own origin, is allowed.
+ */
+function refuseNameThroughProxy(url: URL, settings: HttpSettings, guard: FetchGuard): void {
+  if (proxyFor(url, settings.proxy) && !ipLiteralOf(url) && url.origin !== guard.allowedOrigin) {
+    throw new ServiceError(
+      'badRequest',
+      l10n.t(
+        '{0} is not loaded through the proxy in "http.proxy": the proxy would look up its name again, past the check that keeps images off this computer and private networks.',
+        url.host,
+      ),
+    );
   }
 }
 
