@@ -366,7 +366,10 @@ describe('service clients against the fake service', function () {
     it('refuses a redirect on the same origin too (the spec has none)', async () => {
       fake.setFault('redirect', { path: '/v1/axo' });
       const e = await expectServiceError(s.axo.search('turing'));
-      assert.match(e.message, /answered 302 and tried to send the request on to http:\/\/127\.0\.0\.1:\d+\/v1\/axo\/search;/);
+      assert.match(
+        e.message,
+        /answered 302 and tried to send the request on to http:\/\/127\.0\.0\.1:\d+\/v1\/axo\/search;/,
+      );
     });
 
     it('sends no prompt on through a 307 of the chat endpoint', async () => {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ESLint } from 'eslint';
+import { StreamingCodeBlock, streamingCodeBlock } from '../../src/core/assist/codeBlocks';
 import { canTell } from '../../src/core/net/bodyPeek';
 import { messageFromBody } from '../../src/core/service/httpErrors';
 import { markdownMayHold } from '../../src/webview/chat/markdownMatch';
@@ -82,6 +83,28 @@ describe('Text from the service is read in linear time', function () {
     assert.equal(messageFromBody(page, 'text/html'), 'Bad & Gateway');
     const body = '<html><script>var a = "<b>";</script><p>Upstream <b>down</b></p><STYLE>x</STYLE>';
     assert.equal(messageFromBody(body, 'text/html'), 'Upstream down');
+  });
+
+  it('"Generate Tests" reads each delta of a streaming reply once', () => {
+    // The reply as it grows, a line per delta; the code the editor ends with is the same as read whole.
+    const reply = (n: number) => `Tests:\n\n\`\`\`ts\n${'expect(add(1, 2)).toBe(3);\n'.repeat(n)}\`\`\`\n`;
+    const follow = (text: string) => {
+      const growing = new StreamingCodeBlock('typescript');
+      let code = '';
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+        const step = growing.update(text.slice(0, at + 1));
+        code = step?.appended !== undefined ? code + step.appended : (step?.code ?? '');
+      }
+      return code;
+    };
+    assertLinear((n) => reply(n / 28), follow, 16_000 * 28);
+    const whole = reply(50);
+    assert.equal(follow(whole), streamingCodeBlock(whole, 'typescript')?.code);
+    // A block of the file's language that comes later takes over from an untagged one.
+    const growing = new StreamingCodeBlock('python');
+    assert.deepEqual(growing.update('```\nx = 1\n'), { code: 'x = 1' });
+    assert.deepEqual(growing.update('```\nx = 1\ny = 2\n'), { code: '', appended: '\ny = 2' });
+    assert.deepEqual(growing.update('```\nx = 1\ny = 2\n```\n```python\nz = 3\n'), { code: 'z = 3' });
   });
 
   it('lint reports a super-linear pattern in src', async () => {
