@@ -97,7 +97,7 @@ describe('Text from the service is read in linear time', function () {
       }
       return code;
     };
-    assertLinear((n) => reply(n / 28), follow, 16_000 * 28);
+    assertLinear((n) => reply(n / 28), follow, 4_000 * 28);
     const whole = reply(50);
     assert.equal(follow(whole), streamingCodeBlock(whole, 'typescript')?.code);
     // A block of the file's language that comes later takes over from an untagged one.
