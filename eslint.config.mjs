@@ -1,5 +1,6 @@
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 /** The feature folders under src/features: none imports another. */
@@ -97,6 +98,16 @@ export default tseslint.config(
     ],
   },
   ...tseslint.configs.recommended,
+  // No regular expression may backtrack super-linearly over text from the service, a workspace or a page (DESIGN:
+  // "What a hostile service … may not"): each report is fixed, or kept with a disable comment saying why it is safe.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
+  },
   {
     files: ['src/**/*.ts', 'test/**/*.ts'],
     languageOptions: {

@@ -355,17 +355,30 @@ describe('service clients against the fake service', function () {
       assert.match(broken.message, /not JSON/);
     });
 
-    it('does not forward the key on a redirect to another origin', async () => {
+    it('follows no redirect: nothing reaches the other origin, and the error names it', async () => {
       fake.setFault('redirect-other-origin', { path: '/v1/axo' });
-      await s.axo.search('turing').catch(() => undefined);
-      assert.ok(fake.otherOriginRequests.length > 0);
-      assert.ok(fake.otherOriginRequests.every((r) => !r.authorization));
+      const e = await expectServiceError(s.axo.search('turing'));
+      assert.equal(e.kind, 'config');
+      assert.ok(e.message.includes(`tried to send the request on to ${fake.otherOriginUrl}/v1/axo`), e.message);
+      assert.deepEqual(fake.otherOriginRequests, []);
     });
 
-    it('follows a same-origin redirect with the key', async () => {
+    it('refuses a redirect on the same origin too (the spec has none)', async () => {
       fake.setFault('redirect', { path: '/v1/axo' });
-      const results = await s.axo.search('turing');
-      assert.ok(results.length > 0);
+      const e = await expectServiceError(s.axo.search('turing'));
+      assert.match(
+        e.message,
+        /answered 302 and tried to send the request on to http:\/\/127\.0\.0\.1:\d+\/v1\/axo\/search;/,
+      );
+    });
+
+    it('sends no prompt on through a 307 of the chat endpoint', async () => {
+      fake.setFault('redirect-other-origin', { path: '/v1/alpha' });
+      const e = await expectServiceError(
+        s.alpha.complete({ model: 'alpha', messages: [{ role: 'user', content: 'hi' }] }),
+      );
+      assert.equal(e.kind, 'config');
+      assert.deepEqual(fake.otherOriginRequests, []);
     });
   });
 

@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AlphaClient, type ChatMessage } from '../../src/core/service/alphaClient';
 import { AxoClient } from '../../src/core/service/axoClient';
 import type { KeyKind } from '../../src/core/service/errors';
 import { HttpClient } from '../../src/core/net/http';
-import type { Logger } from '../../src/core/logger';
+import { silentLogger, type Logger } from '../../src/core/logger';
 import { SecretScrubber } from '../../src/core/service/secretScrubber';
 import { replyDirective } from '../fakeService/chatContent';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';
@@ -131,3 +133,45 @@ async function drain(stream: AsyncGenerator<string, void, undefined>): Promise<s
   }
   return text;
 }
+
+/** A whole-body answer whose encoder wrote the echoed key with JSON escapes: the parsed text must not hold it. */
+describe('keys echoed with JSON escapes in whole bodies', function () {
+  this.timeout(20_000);
+  const key = 'fkc_escaped_0123456789abcdef';
+  /** `\u0066\u006b…`: JSON for the key that no scrub of the raw text finds. */
+  const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+  it('the chat reply, the answer, the search results and the article show *** instead', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const bodies: Record<string, string> = {
+        '/v1/alpha': `{"content":"Your key is ${escaped}."}`,
+        '/v1/axo/ask': `{"answer":"Key ${escaped}","sources":["Key ${escaped}"]}`,
+        '/v1/axo/search': `{"results":[{"title":"T ${escaped}","snippet":"S ${escaped}"}]}`,
+        '/v1/axo/article': `{"title":"A ${escaped}","content":"C ${escaped}","facts":[{"name":"K","value":"${escaped}"}]}`,
+      };
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(bodies[path] ?? '{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const log = silentLogger;
+    const client = new HttpClient(() => ({ timeoutMs: 5000, proxy: { strictSSL: true, noProxy: [] } }), log);
+    const ctx = { http: client, baseUrl: () => url, keys: async () => key, log };
+    try {
+      const reply = await new AlphaClient(ctx, () => 5000).complete({
+        model: 'alpha',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      const axo = new AxoClient(ctx, { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 1 });
+      const found = [reply, await axo.ask('q', 'axo'), await axo.search('q'), await axo.article('a')];
+      const text = JSON.stringify(found);
+      assert.equal(reply, 'Your key is ***.');
+      assert.ok(!text.includes(key), text);
+      assert.ok(text.includes('Key ***') && text.includes('S ***') && text.includes('C ***'), text);
+    } finally {
+      await client.dispose();
+      server.close();
+    }
+  });
+});

@@ -3,7 +3,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CacheSnapshotFile } from '../../src/core/encyclopedia/cacheSnapshotFile';
-import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
+import {
+  CACHE_MAX_CHARS,
+  EncyclopediaStore,
+  type EncyclopediaClient,
+} from '../../src/core/encyclopedia/encyclopediaStore';
 import { LookupCache } from '../../src/core/encyclopedia/lookupCache';
 import { isLookupValue, lookupKey, type LookupValue } from '../../src/core/encyclopedia/lookupTypes';
 import { ServiceError, isAbortError } from '../../src/core/service/errors';
@@ -72,6 +76,41 @@ describe('LookupCache', () => {
     assert.equal(cache.peek('b'), undefined);
     assert.ok(cache.peek('c'));
     assert.equal(cache.size, 2);
+  });
+
+  it('keeps its entries within a character budget, least recently used first, the newest always', async () => {
+    const cache = new LookupCache<string>({ capacity: 100, maxChars: 1000, ttlMs: () => HOUR });
+    cache.set('a', 'A'.repeat(398)); // 400 characters as JSON
+    cache.set('b', 'B'.repeat(398));
+    assert.ok(cache.fresh('a'));
+    cache.set('c', 'C'.repeat(398));
+    assert.deepEqual([cache.peek('a')?.key, cache.peek('b')?.key, cache.peek('c')?.key], ['a', undefined, 'c']);
+    assert.equal(cache.totalChars, 800);
+    cache.set('huge', 'H'.repeat(5000));
+    assert.equal(cache.size, 1, 'an entry larger than the budget stays alone');
+    cache.delete('huge');
+    assert.equal(cache.totalChars, 0);
+    cache.restore([1, 2, 3, 4].map((i) => ({ key: `r${i}`, value: 'R'.repeat(298), storedAt: Date.now() })));
+    assert.deepEqual(
+      cache.snapshot().map((e) => e.key),
+      ['r2', 'r3', 'r4'],
+    );
+  });
+
+  it('the encyclopedia store keeps articles of megabytes within CACHE_MAX_CHARS', async function () {
+    this.timeout(60_000);
+    const big = 'x'.repeat(20 * 1024 * 1024);
+    const client = {
+      ...fakeClient({}),
+      article: async (title: string) => ({ ...turing, title, content: big }),
+    } as EncyclopediaClient;
+    const store = new EncyclopediaStore({ client, ttlMs: () => HOUR });
+    for (const title of ['a', 'b', 'c', 'd', 'e']) {
+      await store.lookup({ kind: 'article', title });
+    }
+    const cached = ['a', 'b', 'c', 'd', 'e'].filter((title) => store.peekFresh({ kind: 'article', title }));
+    assert.deepEqual(cached, ['c', 'd', 'e']);
+    assert.ok(CACHE_MAX_CHARS <= 64 * 1024 * 1024);
   });
 
   it('shares one request between identical lookups in flight', async () => {

@@ -5,6 +5,7 @@ import { checkFetchTarget, guardedLookup, originOf } from '../../src/core/net/fe
 import { HttpClient } from '../../src/core/net/http';
 import { ipLiteralOf, isForbiddenAddress } from '../../src/core/net/netAddress';
 import { silentLogger } from '../../src/core/logger';
+import { startRecordingProxy } from '../support/recordingProxy';
 import { expectServiceError } from '../support/serviceError';
 
 /** A resolver that answers from a table (each name may answer differently on each call), recording the names. */
@@ -59,6 +60,12 @@ describe('fetch guard: addresses a page may make the extension fetch from', () =
     '::127.0.0.1',
     '64:ff9b::7f00:1',
     '2002:c0a8:0101::1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:10.0.0.1',
+    '64:ff9b:1::7f00:1',
+    '64:ff9b:1:7f00:1::',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001::1',
     'localhost',
     'not an address',
     '1.2.3',
@@ -177,6 +184,28 @@ describe('fetch guard: addresses a page may make the extension fetch from', () =
         assert.deepEqual(seen, []);
       } finally {
         await c.dispose();
+      }
+    });
+
+    it('refuses an image by name through a proxy (the proxy would resolve it again), not by address', async () => {
+      const proxy = await startRecordingProxy();
+      const port = new URL(origin).port;
+      // The check hears a public address; the proxy, resolving the name itself, would reach whatever it is told.
+      const lookup = tableLookup({ 'rebind.test': [['93.184.216.34']] });
+      const settings = { timeoutMs: 2000, proxy: { url: proxy.url, strictSSL: true, noProxy: [] }, lookup };
+      const c = new HttpClient(() => settings, silentLogger);
+      try {
+        const e = await expectServiceError(
+          c.fetchPublic(new URL(`http://rebind.test:${port}/secret.png`), options(origin)),
+        );
+        assert.match(e.message, /rebind\.test:\d+ is not loaded through the proxy in "http\.proxy"/);
+        assert.deepEqual(proxy.seen, []);
+        // The service's own origin still loads through the proxy.
+        const got = await c.fetchPublic(new URL(`${origin}/pixel.png`), options(origin));
+        assert.deepEqual([...got.bytes], [137, 80, 78, 71]);
+      } finally {
+        await c.dispose();
+        await proxy.close();
       }
     });
 

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import { HttpClient, type HttpSettings } from '../../src/core/net/http';
+import { serviceRedirect } from '../../src/core/net/redirects';
+import { ServiceError } from '../../src/core/service/errors';
 import type { Logger } from '../../src/core/logger';
 import { startRecordingProxy } from '../support/recordingProxy';
 import { expectServiceError } from '../support/serviceError';
@@ -63,38 +65,66 @@ describe('HTTP layer', () => {
     assert.ok(log.lines.every((l) => !l.includes(KEY)));
   });
 
-  it('never forwards the key on a redirect to another origin, and follows a same-origin one with it', async () => {
-    // What each request carried, as the servers saw it (a body echoing the key would come back scrubbed).
-    const seen: (string | null)[] = [];
+  it('follows no redirect of a service call: neither the key nor the body goes on, and the error says where', async () => {
+    // A second loopback origin stands for an intranet or metadata address: it must never be asked anything.
+    const reached: string[] = [];
     const other = await listen((req, res) => {
-      seen.push(req.headers.authorization ?? null);
-      res.writeHead(200).end('{}');
+      reached.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"content":"from elsewhere"}');
     });
     closers.push(() => other.server.close());
+    let status = 0;
+    const sent: string[] = [];
     const main = await listen((req, res) => {
-      if (req.url === '/away') {
-        res.writeHead(302, { location: `${other.url}/landing` }).end();
-      } else if (req.url === '/here') {
-        res.writeHead(307, { location: '/final' }).end();
-      } else {
-        seen.push(req.headers.authorization ?? null);
-        res.writeHead(200).end('{}');
-      }
+      sent.push(`${req.method} ${req.url}`);
+      req.resume();
+      const location = req.url === '/v1/alpha' ? `${other.url}/latest/meta-data?token=t` : '/v1/alpha/';
+      req.on('end', () => res.writeHead(status, { location }).end());
     });
     closers.push(() => main.server.close());
-    const c = client();
-    const away = await c.send({ method: 'GET', url: new URL(`${main.url}/away`), key: KEY, keyKind: 'encyclopedia' });
-    assert.equal(await away.text(), '{}');
-    const here = await c.send({ method: 'GET', url: new URL(`${main.url}/here`), key: KEY, keyKind: 'encyclopedia' });
-    assert.equal(await here.text(), '{}');
-    assert.deepEqual(seen, [null, `Bearer ${KEY}`]);
+    const log = memoryLogger();
+    const c = client({}, log);
+    for (const code of [301, 302, 303, 307, 308]) {
+      status = code;
+      const e = await expectServiceError(
+        c.send({ method: 'POST', url: new URL(`${main.url}/v1/alpha`), key: KEY, keyKind: 'chat', body: { p: 1 } }),
+      );
+      assert.equal(e.kind, 'config');
+      assert.equal(e.status, code);
+      assert.match(
+        e.message,
+        new RegExp(`answered ${code} and tried to send the request on to ${other.url}/latest/meta-data;`),
+      );
+      assert.ok(!e.message.includes('token=t'), 'the query of the other side is not shown');
+      // A redirect on the same origin is refused alike: the spec has none.
+      const same = await expectServiceError(
+        c.send({ method: 'GET', url: new URL(`${main.url}/v1/axo`), key: KEY, keyKind: 'encyclopedia' }),
+      );
+      assert.match(same.message, new RegExp(`${main.url}/v1/alpha/;`));
+    }
+    assert.deepEqual(reached, []);
+    assert.equal(sent.length, 10);
+    assert.ok(log.lines.every((l) => !l.includes(KEY)));
   });
 
-  it('stops after too many redirects', async () => {
-    const { url, server } = await listen((_req, res) => res.writeHead(302, { location: '/again' }).end());
-    closers.push(() => server.close());
-    const e = await expectServiceError(client().send({ method: 'GET', url: new URL(url), key: KEY, keyKind: 'chat' }));
-    assert.match(e.message, /redirected more than 5 times/);
+  it('follows only a same-host upgrade from http to https on the default ports', () => {
+    const from = new URL('http://service.test/v1/alpha');
+    const upgrade = serviceRedirect(from, 'https://service.test/v1/alpha', 301, 'chat');
+    assert.ok(upgrade instanceof URL && upgrade.href === 'https://service.test/v1/alpha');
+    for (const location of [
+      'https://service.test:8443/v1/alpha',
+      'https://other.test/v1/alpha',
+      'http://service.test/v1/alpha/',
+      'https://user:pw@service.test/v1/alpha',
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
+      const refused = serviceRedirect(from, location, 307, 'chat');
+      assert.ok(refused instanceof ServiceError, location);
+    }
+    const fromPort = new URL('http://service.test:8080/v1/alpha');
+    assert.ok(serviceRedirect(fromPort, 'https://service.test/v1/alpha', 301, 'chat') instanceof ServiceError);
+    const odd = serviceRedirect(from, 'http://[bad', 302, 'chat');
+    assert.ok(odd instanceof ServiceError && odd.message.includes('"http://[bad"'));
   });
 
   it('maps a failed DNS lookup', async () => {

@@ -326,14 +326,14 @@ describe('SSE reader', () => {
       assert.match(error?.message ?? '', /larger than/);
     });
 
-    it('refuses a real line over 16 MiB and reads one just under it', async () => {
+    it('refuses a real line over 8 MiB and reads one just under it', async () => {
       const under = 'u'.repeat(MAX_EVENT_CHARS - 100);
       const ok = await collectError(chunks(`${ev(under)}data: [DONE]\n`, 65_536));
       assert.equal(ok.text.length, under.length);
       assert.equal(ok.error, undefined);
       const { text, error } = await collectError(chunks(`${ev('kept')}${ev(under + 'o'.repeat(200))}`, 65_536));
       assert.equal(text, 'kept');
-      assert.match(error?.message ?? '', /larger than 16 MB/);
+      assert.match(error?.message ?? '', /larger than 8 MB/);
     });
   });
 

@@ -182,7 +182,11 @@ function problems(diagnostics: readonly DiagnosticInfo[]): string {
 export function describeDiagnostic(d: DiagnosticInfo): string {
   const range = `${d.startLine + 1}:${d.startCharacter + 1}–${d.endLine + 1}:${d.endCharacter + 1}`;
   const origin = [d.source, d.code].filter((part) => part !== undefined && part !== '').join(' ');
-  const message = d.message.replace(/\s*\r?\n\s*/g, ' ').trim();
+  const message = d.message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
   return `- ${d.severity} at ${range}${origin ? ` [${origin}]` : ''}: ${message}`;
 }
 

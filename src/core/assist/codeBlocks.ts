@@ -10,7 +10,8 @@ export interface CodeBlock {
   closed: boolean;
 }
 
-const OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+// Each run of fence characters is taken whole (the lookahead), so a long run never backtracks into the info string.
+const OPEN = /^( {0,3})(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 
 /**
  * The fenced code blocks of a Markdown text, in order (CommonMark rules: a fence of three or more backticks or tildes,
@@ -66,7 +67,76 @@ export function streamingCodeBlock(markdown: string, languageId: string): CodeBl
   return { ...block, code: complete };
 }
 
-function choose(blocks: CodeBlock[], languageId: string): CodeBlock | undefined {
+/** A block as `StreamingCodeBlock` reads it: its lines, and those added since the caller last heard of it. */
+interface GrowingBlock {
+  info: string;
+  fence: string;
+  indent: number;
+  lines: string[];
+  closed: boolean;
+  /** The text its lines added since the last `update` that chose it (with the line end before each). */
+  fresh: string;
+}
+
+/** What `StreamingCodeBlock.update` found: the chosen block's code, and what it added since the last update. */
+export interface CodeBlockStep {
+  code: string;
+  /** The text added at the end since the last update, when the same block was chosen then; else undefined. */
+  appended?: string;
+}
+
+/**
+ * `streamingCodeBlock` for a reply that only grows: each update reads only the lines that arrived since the last,
+ * so a reply of many deltas costs work in proportion to its length (re-parsing the whole reply on every delta was
+ * quadratic). Only complete lines are read: a partial last line is held back, as `streamingCodeBlock` does.
+ */
+export class StreamingCodeBlock {
+  private readonly blocks: GrowingBlock[] = [];
+  private open: GrowingBlock | undefined;
+  private read = 0;
+  private chosen: GrowingBlock | undefined;
+
+  constructor(private readonly languageId: string) {}
+
+  /** Reads what `markdown` (the previous one and more) adds; undefined while no block fits. */
+  update(markdown: string): CodeBlockStep | undefined {
+    for (let end = markdown.indexOf('\n', this.read); end !== -1; end = markdown.indexOf('\n', this.read)) {
+      const line = markdown.slice(this.read, markdown.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      this.read = end + 1;
+      this.line(line);
+    }
+    const chosen = choose(this.blocks, this.languageId);
+    if (!chosen) {
+      return undefined;
+    }
+    const same = chosen === this.chosen;
+    this.chosen = chosen;
+    const appended = chosen.fresh;
+    chosen.fresh = '';
+    return same ? { code: '', appended } : { code: chosen.lines.join('\n') };
+  }
+
+  private line(line: string): void {
+    const block = this.open;
+    if (block) {
+      if (isClosingFence(line, block.fence)) {
+        block.closed = true;
+        this.open = undefined;
+      } else {
+        block.fresh += (block.lines.length > 0 ? '\n' : '') + stripIndent(line, block.indent);
+        block.lines.push(stripIndent(line, block.indent));
+      }
+      return;
+    }
+    const open = OPEN.exec(line);
+    if (open && !(open[2][0] === '`' && open[3].includes('`'))) {
+      this.open = { info: open[3].trim(), fence: open[2], indent: open[1].length, lines: [], closed: false, fresh: '' };
+      this.blocks.push(this.open);
+    }
+  }
+}
+
+function choose<B extends { info: string }>(blocks: B[], languageId: string): B | undefined {
   return blocks.find((b) => fenceMatches(b.info, languageId)) ?? blocks.find((b) => b.info === '');
 }
 

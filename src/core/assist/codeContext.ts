@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { trimEndOf } from '../../shared/trimChars';
 
 /** Read access to a document's lines (a `vscode.TextDocument` fits). */
 export interface DocumentLines {
@@ -200,7 +201,7 @@ export function blockAround(doc: DocumentLines, line: number, maxLines = 60): Li
 export function displayPath(filePath: string, folders: readonly { name: string; path: string }[]): string {
   const file = filePath.replace(/\\/g, '/');
   for (const folder of folders) {
-    const root = folder.path.replace(/\\/g, '/').replace(/\/+$/, '');
+    const root = trimEndOf(folder.path.replace(/\\/g, '/'), '/');
     if (file.startsWith(`${root}/`)) {
       const rel = file.slice(root.length + 1);
       return folders.length > 1 ? `${folder.name}/${rel}` : rel;

@@ -1,3 +1,5 @@
+import { trimOf } from '../../shared/trimChars';
+
 /**
  * Prepares a proposed replacement for the selected lines: line ends made the document's, and the indentation
  * restored when the model dropped the selection's common indentation (models often return a method flush left).
@@ -19,14 +21,16 @@ export function fitProposal(proposal: string, original: string, eol: '\n' | '\r\
 
 /** Whether two texts are the same code, ignoring line-end style, trailing white space and blank lines around it. */
 export function sameCode(a: string, b: string): boolean {
+  // Blank lines around the code do not count; the first line's indentation does.
   const norm = (text: string) =>
-    text
-      .replace(/\r\n?/g, '\n')
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n')
-      // Blank lines around the code do not count; the first line's indentation does.
-      .replace(/^\n+|\n+$/g, '');
+    trimOf(
+      text
+        .replace(/\r\n?/g, '\n')
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .join('\n'),
+      '\n',
+    );
   return norm(a) === norm(b);
 }
 

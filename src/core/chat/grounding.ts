@@ -51,8 +51,9 @@ const FACT_MAX_CHARS = 200;
  */
 export function groundingQuery(prompt: string): string {
   const withoutCode = prompt
-    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[`~]*[ \t]*$|(?![\s\S]))/gm, ' ')
-    .replace(/(`+)[^`]*?\1/g, ' ');
+    // Runs of backticks or tildes are taken whole (the lookarounds), so a long run is never split to retry.
+    .replace(/^ {0,3}(`{3,}(?!`)|~{3,}(?!~))[^\n]*\n[\s\S]*?(?:^ {0,3}\1[`~]*[ \t]*$|(?![\s\S]))/gm, ' ')
+    .replace(/(?<!`)(`+)(?!`)[^`]*?\1/g, ' ');
   const text = withoutCode.replace(/\s+/g, ' ').trim();
   if (text.length <= GROUNDING_QUERY_MAX_CHARS) {
     return text;

@@ -15,6 +15,12 @@ export interface EncyclopediaClient {
   article(title: string, signal?: AbortSignal): Promise<Article>;
 }
 
+/**
+ * The cache's budget: 64 Mi characters of JSON, in memory and in its file. 2,000 entries of a few KB each fit many
+ * times over; a handful of articles near the service's 32 MiB body bound do not pile up.
+ */
+export const CACHE_MAX_CHARS = 64 * 1024 * 1024;
+
 /** Construction options of the store. */
 export interface EncyclopediaStoreOptions {
   client: EncyclopediaClient;
@@ -23,6 +29,8 @@ export interface EncyclopediaStoreOptions {
   /** The TTL, read on every use (a setting); 0 turns the cache off (nothing served from it, nothing persisted). */
   ttlMs: () => number;
   capacity?: number;
+  /** The cache's budget in characters of JSON (default `CACHE_MAX_CHARS`). */
+  maxChars?: number;
   log?: Logger;
   now?: () => number;
   /** Delay before a change is written to disk, so a burst of lookups writes once. */
@@ -64,6 +72,7 @@ export class EncyclopediaStore {
     const staleOnError = (e: unknown) => e instanceof ServiceError && UNREACHABLE.has(e.kind);
     this.cache = new LookupCache<LookupValue>({
       capacity: options.capacity ?? 2000,
+      maxChars: options.maxChars ?? CACHE_MAX_CHARS,
       ttlMs: options.ttlMs,
       now: options.now,
       staleOnError,

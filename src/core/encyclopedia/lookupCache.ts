@@ -31,9 +31,16 @@ export interface FetchOptions {
 }
 
 /** Construction options. */
-export interface LookupCacheOptions {
+export interface LookupCacheOptions<V = unknown> {
   /** Most entries kept in memory (least recently used go first). */
   capacity: number;
+  /**
+   * Most characters the entries may hold together, as `sizeOf` counts them (least recently used go first; the
+   * newest entry stays even when it alone is larger). No byte budget when absent.
+   */
+  maxChars?: number;
+  /** An entry's size in characters (default: the length of its JSON, as the snapshot file writes it). */
+  sizeOf?: (value: V) => number;
   /** Time to live of an entry, read on every use (a setting); 0 means nothing is served from the cache. */
   ttlMs: () => number;
   /** How long past its TTL an entry is kept to be shown when the service is unreachable. */
@@ -65,12 +72,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class LookupCache<V> {
   private readonly entries = new Map<string, CacheEntry<V>>();
+  /** Each entry's size (`LookupCacheOptions.sizeOf`), and their sum. */
+  private readonly sizes = new Map<string, number>();
+  private chars = 0;
   private readonly inFlight = new Map<string, Shared<V>>();
   private readonly listeners = new Set<CacheListener<V>>();
   private readonly now: () => number;
   private readonly graceMs: number;
 
-  constructor(private readonly options: LookupCacheOptions) {
+  constructor(private readonly options: LookupCacheOptions<V>) {
     this.now = options.now ?? Date.now;
     this.graceMs = options.graceMs ?? 7 * DAY_MS;
   }
@@ -78,6 +88,11 @@ export class LookupCache<V> {
   /** Number of entries in memory. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Characters the entries hold together (see `LookupCacheOptions.maxChars`). */
+  get totalChars(): number {
+    return this.chars;
   }
 
   /** Adds a listener; returns a function removing it. */
@@ -116,19 +131,19 @@ export class LookupCache<V> {
   /** Stores a value (most recently used), evicting the least recently used beyond capacity. */
   set(key: string, value: V, storedAt = this.now()): CacheEntry<V> {
     const entry: CacheEntry<V> = { key, value, storedAt };
+    this.untrack(key);
     this.entries.delete(key);
     this.entries.set(key, entry);
+    this.track(entry);
     this.emit((l) => l.onSet?.(entry));
-    while (this.entries.size > this.options.capacity) {
-      const oldest = this.entries.keys().next().value as string;
-      this.delete(oldest);
-    }
+    this.evictBeyondBounds();
     return entry;
   }
 
   /** Removes a key. */
   delete(key: string): void {
     if (this.entries.delete(key)) {
+      this.untrack(key);
       this.emit((l) => l.onDelete?.(key));
     }
   }
@@ -136,6 +151,8 @@ export class LookupCache<V> {
   /** Removes everything (requests in flight go on, and store their result when they end). */
   clear(): void {
     this.entries.clear();
+    this.sizes.clear();
+    this.chars = 0;
     this.emit((l) => l.onClear?.());
   }
 
@@ -203,6 +220,7 @@ export class LookupCache<V> {
     this.entries.clear();
     for (const entry of kept) {
       this.entries.set(entry.key, entry);
+      this.track(entry);
     }
     for (const entry of session) {
       this.entries.set(entry.key, entry);
@@ -210,10 +228,27 @@ export class LookupCache<V> {
     for (const entry of kept) {
       this.emit((l) => l.onSet?.(entry));
     }
-    while (this.entries.size > this.options.capacity) {
+    this.evictBeyondBounds();
+    return kept.length;
+  }
+
+  private track(entry: CacheEntry<V>): void {
+    const size = this.options.sizeOf ? this.options.sizeOf(entry.value) : (JSON.stringify(entry.value)?.length ?? 0);
+    this.sizes.set(entry.key, size);
+    this.chars += size;
+  }
+
+  private untrack(key: string): void {
+    this.chars -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
+  }
+
+  /** Removes the least recently used entries beyond the capacity, then beyond the character budget. */
+  private evictBeyondBounds(): void {
+    const maxChars = this.options.maxChars ?? Infinity;
+    while (this.entries.size > this.options.capacity || (this.chars > maxChars && this.entries.size > 1)) {
       this.delete(this.entries.keys().next().value as string);
     }
-    return kept.length;
   }
 
   /** Aborts every request in flight. */

@@ -1,9 +1,7 @@
 import type { LookupFunction } from 'node:net';
-import { pipeline, Readable } from 'node:stream';
-import * as zlib from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { createDispatcher, proxyHost } from './dispatchers';
-import { ServiceError, isAbortError, type KeyKind } from '../service/errors';
+import { ServiceError, type KeyKind } from '../service/errors';
 import { checkFetchTarget, guardedLookup, type FetchGuard } from './fetchGuard';
 import { errorFromResponse, errorFromTransport } from '../service/httpErrors';
 import type { Logger } from '../logger';
@@ -12,6 +10,18 @@ import { proxyFor, type ProxySettings } from './proxy';
 import * as l10n from '@vscode/l10n';
 import { SecretScrubber } from '../service/secretScrubber';
 import { nodeCaSource, trustedCertificates, type CaSource } from './trust';
+import { serviceRedirect } from './redirects';
+import { ipLiteralOf } from './netAddress';
+import {
+  DRAIN_WAIT_MS,
+  decodedBody,
+  discard,
+  draining,
+  flattenHeaders,
+  headerOf,
+  readText,
+  wrapResponse,
+} from './responseBody';
 
 /** Network settings, read fresh for every request. */
 export interface HttpSettings {
@@ -53,9 +63,8 @@ export interface HttpResponse {
 }
 
 const MAX_REDIRECTS = 5;
-const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 
-/** The HTTP layer: undici with timeouts, proxies, safe redirects and typed errors. */
+/** The HTTP layer: undici with timeouts, proxies, no redirects but an upgrade to https, and typed errors. */
 export class HttpClient {
   private dispatchers = new Map<string, Dispatcher>();
   private readonly reachability = new Set<(reachable: boolean) => void>();
@@ -94,37 +103,29 @@ export class HttpClient {
     return () => this.reachability.delete(listener);
   }
 
-  /** Sends a request and returns the 2xx response, or throws a ServiceError with a clear sentence. */
+  /**
+   * Sends a request and returns the 2xx response, or throws a ServiceError with a clear sentence. A redirect is
+   * followed only as `serviceRedirect` allows (a same-host upgrade to https); any other one ends the request.
+   */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const settings = this.getSettings();
     // Nothing leaves before the gate answers (it may ask the user, or send to the https form instead).
     const route = this.keyGate && keyRouteOf(req.url, settings.proxy);
     let url = route && this.keyGate ? await this.keyGate(route) : req.url;
-    const origin = url.origin;
-    let method = req.method;
-    let body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    let sendKey = true;
-    for (let hop = 0; ; hop++) {
-      const res = await this.once(req, settings, { url, method, body, sendKey });
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    for (;;) {
+      const res = await this.once(req, settings, { url, method: req.method, body });
       const location = headerOf(res.headers, 'location');
       if (res.statusCode < 300 || res.statusCode >= 400 || !location || res.statusCode === 304) {
         return this.finish(req, url, res);
       }
       discard(res.body);
-      if (hop >= MAX_REDIRECTS) {
-        throw new ServiceError('badResponse', l10n.t('The service redirected more than {0} times.', MAX_REDIRECTS), {
-          status: res.statusCode,
-          keyKind: req.keyKind,
-        });
+      const next = serviceRedirect(url, location, res.statusCode, req.keyKind);
+      if (next instanceof ServiceError) {
+        this.log.warn(`${req.method} ${pathOf(url)}: redirect (${res.statusCode}) not followed: ${next.message}`);
+        throw next;
       }
-      const next = new URL(location, url);
-      // The key is never sent to another origin, whatever the redirect says.
-      sendKey = sendKey && next.origin === origin;
-      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
-        method = 'GET';
-        body = undefined;
-      }
-      this.log.info(`${req.method} ${pathOf(url)} redirected (${res.statusCode}) to ${next.origin}${pathOf(next)}`);
+      this.log.info(`${req.method} ${pathOf(url)} upgraded (${res.statusCode}) to ${next.origin}${pathOf(next)}`);
       url = next;
     }
   }
@@ -143,6 +144,7 @@ export class HttpClient {
     const guard: FetchGuard = { allowedOrigin: options.allowedOrigin };
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      refuseNameThroughProxy(current, settings, guard);
       await checkFetchTarget(current, guard, settings.lookup);
       const res = await request(current, {
         method: 'GET',
@@ -192,19 +194,19 @@ export class HttpClient {
   private async once(
     req: HttpRequest,
     settings: HttpSettings,
-    hop: { url: URL; method: 'GET' | 'POST'; body?: string; sendKey: boolean },
+    hop: { url: URL; method: 'GET' | 'POST'; body?: string },
   ): Promise<Dispatcher.ResponseData & { started: number }> {
-    const headers: Record<string, string> = { accept: req.accept ?? 'application/json' };
-    if (hop.sendKey) {
-      // Known before it leaves, so an echo of it is removed even if the host never registered it.
-      this.scrubber.add(req.key);
-      headers.authorization = `Bearer ${req.key}`;
-    }
+    // Known before it leaves, so an echo of it is removed even if the host never registered it.
+    this.scrubber.add(req.key);
+    const headers: Record<string, string> = {
+      accept: req.accept ?? 'application/json',
+      authorization: `Bearer ${req.key}`,
+    };
     if (hop.body !== undefined) {
       headers['content-type'] = 'application/json';
     }
     const started = Date.now();
-    const what = `${hop.method} ${pathOf(hop.url)} (Authorization: ${hop.sendKey ? 'Bearer ***' : 'not sent'})`;
+    const what = `${hop.method} ${pathOf(hop.url)} (Authorization: Bearer ***)`;
     try {
       await this.untilReleased();
       req.signal?.throwIfAborted();
@@ -317,118 +319,21 @@ export class HttpClient {
   }
 }
 
-function wrapResponse(
-  res: Dispatcher.ResponseData,
-  headers: Record<string, string>,
-  signal: AbortSignal | undefined,
-  scrubber: SecretScrubber,
-  body: AsyncIterable<Uint8Array> = decodedBody(res.body, headers['content-encoding']),
-): HttpResponse {
-  return {
-    status: res.statusCode,
-    headers,
-    body,
-    text: async () => {
-      try {
-        return scrubber.scrubKeys(await readText(body, MAX_TEXT_BYTES));
-      } catch (error) {
-        if (isAbortError(error) || signal?.aborted) {
-          throw new ServiceError('aborted', l10n.t('The request was cancelled.'), { cause: error });
-        }
-        throw error;
-      }
-    },
-    withBody: (other) => wrapResponse(res, headers, signal, scrubber, other),
-    dispose: (graceMs = 0) => (graceMs > 0 ? drainFor(res.body, graceMs) : discard(res.body)),
-  };
-}
-
 /**
- * A body as the server wrote it before its `content-encoding` (gzip, deflate or br), decoded as it arrives: the
- * client asks for no encoding, but some servers and proxies compress anyway. Bytes in any other encoding (or none)
- * pass as they are. A truncated compressed stream yields what it decoded (the reply then ends as cut off).
+ * A public fetch by host name through a proxy is refused: the proxy resolves the name again (or, for SOCKS4, this
+ * extension does, outside the guard), so the check for private addresses could be answered one address and the
+ * connection another. An address written as such, or the service's own origin, is allowed.
  */
-export function decodedBody(raw: AsyncIterable<Uint8Array>, encoding: string | undefined): AsyncIterable<Uint8Array> {
-  const name = encoding?.trim().toLowerCase();
-  const decoder =
-    name === 'gzip' || name === 'x-gzip'
-      ? () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
-      : name === 'deflate'
-        ? () => zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
-        : name === 'br'
-          ? () => zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
-          : undefined;
-  if (!decoder) {
-    return raw;
+function refuseNameThroughProxy(url: URL, settings: HttpSettings, guard: FetchGuard): void {
+  if (proxyFor(url, settings.proxy) && !ipLiteralOf(url) && url.origin !== guard.allowedOrigin) {
+    throw new ServiceError(
+      'badRequest',
+      l10n.t(
+        '{0} is not loaded through the proxy in "http.proxy": the proxy would look up its name again, past the check that keeps images off this computer and private networks.',
+        url.host,
+      ),
+    );
   }
-  const out = decoder();
-  // An error of the raw body (an abort, a reset) reaches the reader as that same error.
-  pipeline(Readable.from(raw, { objectMode: false }), out, () => undefined);
-  return out;
-}
-
-/** Bodies being drained after their reply completed: the next request waits briefly for their socket. */
-const draining = new WeakSet<Dispatcher.ResponseData['body']>();
-/** How long a request waits for a draining response to end, so it can take that response's socket. */
-const DRAIN_WAIT_MS = 50;
-
-/** Reads and drops what is left of a body for up to `graceMs`, then closes it if it has not ended. */
-function drainFor(body: Dispatcher.ResponseData['body'], graceMs: number): void {
-  if (body.destroyed || body.readableEnded) {
-    return;
-  }
-  draining.add(body);
-  body.on('error', () => undefined);
-  const timer = setTimeout(() => discard(body), graceMs);
-  timer.unref();
-  body.once('close', () => clearTimeout(timer));
-  body.once('end', () => clearTimeout(timer));
-  // Read rather than resume(): an async iterator may still hold a 'readable' listener, which resume() defers to.
-  const drain = () => {
-    while (body.read() !== null) {
-      // Dropped: the reply already has everything it needs.
-    }
-  };
-  body.on('readable', drain);
-  drain();
-}
-
-/** Closes a body we no longer read; the abort error that destroying it raises is expected, not a failure. */
-function discard(body: Dispatcher.ResponseData['body']): void {
-  if (!body.destroyed) {
-    body.on('error', () => undefined);
-    body.destroy();
-  }
-}
-
-/** Reads a whole body as UTF-8 text, failing with a clear sentence past `limit` bytes. */
-export async function readText(body: AsyncIterable<Uint8Array>, limit: number = MAX_TEXT_BYTES): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      throw new ServiceError('badResponse', l10n.t('The service sent more than {0} KB.', Math.round(limit / 1024)));
-    }
-    text += decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) {
-      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    }
-  }
-  return out;
-}
-
-function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Path and query of a URL, for logs (never holds a key: keys travel only in headers). */

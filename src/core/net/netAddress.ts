@@ -28,6 +28,8 @@ const IPV6_FORBIDDEN: readonly [number[], number][] = [
   [[0xfe, 0xc0], 10], // site-local (deprecated, still private)
   [[0xff], 8], // multicast
   [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64], // discard-only
+  [[0x20, 0x01, 0x00, 0x00], 32], // Teredo: the IPv4 inside is obfuscated, and may be any
+  [[0x00, 0x64, 0xff, 0x9b], 32], // NAT64 beyond the well-known /96 (64:ff9b:1::/48 is for local use)
 ];
 
 /** Whether `bytes` start with the `prefix` bits of `net`. */
@@ -54,7 +56,9 @@ export function parseIpv4(text: string): number[] | undefined {
 
 /** The sixteen bytes of an IPv6 address (a zone `%eth0` and brackets allowed), or undefined. */
 export function parseIpv6(text: string): number[] | undefined {
-  let rest = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  let rest = text.replace(/^\[|\]$/g, '');
+  const zone = rest.indexOf('%');
+  rest = zone === -1 ? rest : rest.slice(0, zone);
   let tail: number[] = [];
   const lastColon = rest.lastIndexOf(':');
   if (lastColon >= 0 && rest.slice(lastColon + 1).includes('.')) {
@@ -95,6 +99,9 @@ function embeddedIpv4(bytes: number[]): number[] | undefined {
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) {
     return bytes.slice(12); // ::ffff:a.b.c.d
+  }
+  if (zeros(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zeros(10, 12)) {
+    return bytes.slice(12); // ::ffff:0:a.b.c.d (IPv4-translated, SIIT)
   }
   if (zeros(0, 12) && !zeros(12, 15)) {
     return bytes.slice(12); // ::a.b.c.d (deprecated "compatible" form); :: and ::1 are handled apart

@@ -6,6 +6,8 @@ import { isEventStream, isJsonLines, isJsonType } from '../net/mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';
 import { readContentDeltas } from './sse';
+import { boundedBytes, ReplyBound } from './replyBounds';
+import { SkipLog } from './skipLog';
 import * as l10n from '@vscode/l10n';
 import { reportedUsage, type TokenUsage } from './usage';
 
@@ -96,7 +98,8 @@ export class AlphaClient {
     if (usage) {
       onUsage?.(usage);
     }
-    return normalizeChatReply(body);
+    // The raw body was scrubbed; a key written with JSON escapes shows only once parsed.
+    return this.ctx.http.scrubber.scrubKeys(normalizeChatReply(body));
   }
 
   /** The start of a body, read until `enough`; undefined when the request was cancelled meanwhile. */
@@ -149,26 +152,20 @@ export class AlphaClient {
     signal?: AbortSignal,
     onUsage?: UsageListener,
   ): AsyncGenerator<string, void, undefined> {
-    let skipped = 0;
+    const skips = new SkipLog(this.ctx.log, (text) => this.ctx.http.scrubber.scrub(text));
+    const bound = new ReplyBound();
     let finished = false;
     // A model may echo a key, token by token: the filter holds back an end that could begin one.
     const filter = this.ctx.http.scrubber.streamFilter();
     try {
-      const deltas = readContentDeltas(
-        res.body,
-        {
-          onSkipped: (reason, payload) => {
-            skipped++;
-            this.ctx.log.warn(`Stream: skipped ${reason}: ${payload}`);
-          },
-          onUsage,
-        },
-        { framing },
-      );
+      const deltas = readContentDeltas(boundedBytes(res.body), { onSkipped: skips.skipped, onUsage }, { framing });
       for await (const delta of deltas) {
-        const safe = filter.push(delta);
+        const safe = filter.push(bound.take(delta));
         if (safe) {
           yield safe;
+        }
+        if (bound.over) {
+          throw bound.over;
         }
       }
       finished = true;
@@ -188,9 +185,7 @@ export class AlphaClient {
       throw failure;
     } finally {
       res.dispose(finished ? DONE_GRACE_MS : 0);
-      if (skipped > 0) {
-        this.ctx.log.warn(`Stream: ${skipped} event(s) could not be read and were skipped.`);
-      }
+      skips.end();
     }
   }
 

@@ -49,19 +49,20 @@ export class AxoClient {
     const q = requireText(query, l10n.t('Type a question first: it is empty.'));
     const m = requireText(model, l10n.t('Type an encyclopedia model first: it is empty.'));
     const body = await this.get('v1/axo/ask', { model: m, q }, '+', signal, options.retry);
-    return normalizeAnswer(body, q, m);
+    return this.ctx.http.scrubber.scrubValue(normalizeAnswer(body, q, m));
   }
 
   /** `GET /v1/axo/search?q=`; spaces as `%20` (the spec shows `+` only for ask). */
   async search(query: string, signal?: AbortSignal): Promise<SearchResult[]> {
     const q = requireText(query, l10n.t('Type search terms first: it is empty.'));
-    return normalizeSearch(await this.get('v1/axo/search', { q }, '%20', signal));
+    return this.ctx.http.scrubber.scrubValue(normalizeSearch(await this.get('v1/axo/search', { q }, '%20', signal)));
   }
 
   /** `GET /v1/axo/article?title=&facts=1`; spaces as `%20` (the spec shows `+` only for ask). */
   async article(title: string, signal?: AbortSignal): Promise<Article> {
     const t = requireText(title, l10n.t('Type an article title first: it is empty.'));
-    return normalizeArticle(await this.get('v1/axo/article', { title: t, facts: '1' }, '%20', signal), t);
+    const body = await this.get('v1/axo/article', { title: t, facts: '1' }, '%20', signal);
+    return this.ctx.http.scrubber.scrubValue(normalizeArticle(body, t));
   }
 
   private async get(

@@ -1,5 +1,6 @@
 import { ServiceError } from './errors';
 import * as l10n from '@vscode/l10n';
+import { trimEndOf } from '../../shared/trimChars';
 
 /**
  * Parses the user's `alphaAxo.baseUrl` into the service root (the URL that `/v1/...` is appended to).
@@ -40,7 +41,7 @@ export function parseBaseUrl(raw: string | undefined): URL {
   }
   url.search = '';
   url.hash = '';
-  let path = url.pathname.replace(/\/+$/, '');
+  let path = trimEndOf(url.pathname, '/');
   if (/\/v1$/i.test(path)) {
     path = path.slice(0, -3);
   }

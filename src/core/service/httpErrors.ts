@@ -3,6 +3,7 @@ import { proxyHost } from '../net/dispatchers';
 import * as l10n from '@vscode/l10n';
 import { boundedJson } from './jsonText';
 import { mediaTypeOf } from '../net/mediaType';
+import { htmlText } from './htmlText';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -123,10 +124,8 @@ export function messageFromBody(
       // Not JSON after all: fall through to text.
     }
   }
-  if (/^\s*</.test(text) || type.includes('html')) {
-    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
-    const plain = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')).replace(/<[^>]*>/g, ' ');
-    return clip(scrub(decodeEntities(plain)));
+  if (text.startsWith('<') || type.includes('html')) {
+    return clip(scrub(decodeEntities(htmlText(text))));
   }
   return clip(scrub(text));
 }

@@ -57,6 +57,30 @@ export class SecretScrubber {
     return text.replace(this.pattern, REDACTED);
   }
 
+  /**
+   * `value` with `scrubKeys` applied to each of its strings, however deep (a parsed answer, an article): the raw
+   * body is scrubbed before it is parsed, but a key written with JSON escapes (`\/`, `\u0073`) shows only after.
+   */
+  scrubValue<T>(value: T): T {
+    if (!this.pattern) {
+      return value;
+    }
+    if (typeof value === 'string') {
+      return this.scrubKeys(value) as T;
+    }
+    if (Array.isArray(value)) {
+      return value.map((item: unknown) => this.scrubValue(item)) as T;
+    }
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [name, item] of Object.entries(value)) {
+        out[name] = this.scrubValue(item);
+      }
+      return out as T;
+    }
+    return value;
+  }
+
   /** Removes every registered key and anything shaped like `Bearer <token>`: for error texts and log lines. */
   scrub(text: string): string {
     return this.scrubKeys(text).replace(BEARER, `$1${REDACTED}`);

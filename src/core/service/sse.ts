@@ -25,8 +25,8 @@ export interface SseLimits {
   framing?: 'sse' | 'jsonLines';
 }
 
-/** 16 MiB of text: far above any real event, low enough that a runaway line cannot exhaust memory. */
-export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+/** 8 MiB of text, a whole reply's bound (`replyBounds.MAX_REPLY_CHARS`): far above any real event. */
+export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
 /** Largest payload kept for a warning message. */
 const PREVIEW = 120;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { buildAssistPrompt, buildChatHandoff, selectionLabel, type AssistTask } from '../../core/assist/assistPrompts';
-import { pickCodeBlock, streamingCodeBlock } from '../../core/assist/codeBlocks';
+import { pickCodeBlock, StreamingCodeBlock, streamingCodeBlock } from '../../core/assist/codeBlocks';
 import { fitProposal } from '../../core/assist/proposalText';
 import { describeError } from '../../core/service/errors';
 import { DisposableOwner } from '../../host/disposables';
@@ -108,12 +108,17 @@ export class AssistCommands extends DisposableOwner {
     }
     const languageId = target.document.languageId;
     const sink = new UntitledCodeSink(languageId);
+    // Each delta is read once, and only what it adds is written: work per delta stays proportional to the delta.
+    const growing = new StreamingCodeBlock(languageId);
     const prompt = buildAssistPrompt('tests', target.context);
     const reply = await this.tests.send(
       prompt,
       this.progressTitle('tests', target),
       () => this.generateTests(where),
-      (soFar) => sink.write(streamingCodeBlock(soFar, languageId)?.code ?? ''),
+      (soFar) => {
+        const step = growing.update(soFar);
+        return step?.appended !== undefined ? sink.append(step.appended) : sink.write(step?.code ?? '');
+      },
     );
     if (reply === undefined) {
       return;

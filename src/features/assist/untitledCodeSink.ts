@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
  */
 export class UntitledCodeSink {
   private document: vscode.TextDocument | undefined;
-  private written = '';
+  /** What the editor holds, in the pieces written (joined only when a whole write compares with it). */
+  private pieces: string[] = [];
 
   constructor(private readonly languageId: string) {}
 
@@ -17,19 +18,36 @@ export class UntitledCodeSink {
 
   /** Makes the editor hold `code`. Writes nothing for empty code before the editor exists. */
   async write(code: string): Promise<void> {
-    if (code === this.written || (!this.document && code === '')) {
+    const written = this.pieces.join('');
+    this.pieces = written === '' ? [] : [written];
+    if (code === written || (!this.document && code === '')) {
+      return;
+    }
+    if (code.startsWith(written)) {
+      await this.append(code.slice(written.length));
       return;
     }
     const document = this.document ?? (await this.open());
     const edit = new vscode.WorkspaceEdit();
-    if (code.startsWith(this.written)) {
-      edit.insert(document.uri, document.positionAt(document.getText().length), code.slice(this.written.length));
-    } else {
-      const all = new vscode.Range(new vscode.Position(0, 0), document.positionAt(document.getText().length));
-      edit.replace(document.uri, all, code);
-    }
+    edit.replace(document.uri, new vscode.Range(new vscode.Position(0, 0), endOf(document)), code);
     if (await vscode.workspace.applyEdit(edit)) {
-      this.written = code;
+      this.pieces = [code];
+    }
+  }
+
+  /**
+   * Adds `text` at the end, in work proportional to `text` (the document is neither read nor compared), as code
+   * streams in. Writes nothing for empty text.
+   */
+  async append(text: string): Promise<void> {
+    if (text === '') {
+      return;
+    }
+    const document = this.document ?? (await this.open());
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, endOf(document), text);
+    if (await vscode.workspace.applyEdit(edit)) {
+      this.pieces.push(text);
     }
   }
 
@@ -39,4 +57,9 @@ export class UntitledCodeSink {
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     return document;
   }
+}
+
+/** The end of a document, from its last line (not from its whole text). */
+function endOf(document: vscode.TextDocument): vscode.Position {
+  return document.lineAt(document.lineCount - 1).range.end;
 }

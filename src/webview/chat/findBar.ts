@@ -255,19 +255,6 @@ function nodeAt(starts: readonly number[], at: number, isEnd: boolean): number {
   return low;
 }
 
-/** Markdown's inline marks, and a link's target after its text: what the page does not show as text. */
-const MARKS = /\]\([^)]*\)|[*_`~[\]\\]/g;
-
-/**
- * Whether Markdown may hold `query` (lower case) as the page shows it, for waking a sleeping section (which has no
- * text on the page to search): inline marks and link targets are left out and white space is one space in both, so
- * a match across formatting (`the **zebra**corn`) wakes its section too. Waking one without a match costs a redraw.
- */
-export function markdownMayHold(markdown: string, query: string): boolean {
-  const plain = (text: string) => text.replace(MARKS, '').replace(/\s+/g, ' ');
-  return plain(markdown.toLocaleLowerCase()).includes(plain(query));
-}
-
 /**
  * Where the view was: at the end, or which element was at its top and how far down. A scroll offset alone would not
  * do: parts of a long reply woken for the search may now be taller or shorter than the height they slept at.

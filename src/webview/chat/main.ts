@@ -10,7 +10,8 @@ import { editPrompt } from './promptEdit';
 import { welcome } from './welcome';
 import { Composer, type DraftStore } from './composer';
 import { h, iconButton } from '../shared/dom';
-import { FindBar, markdownMayHold } from './findBar';
+import { FindBar } from './findBar';
+import { markdownMayHold } from './markdownMatch';
 import { HistoryPanel } from './historyPanel';
 import {
   messageElement,

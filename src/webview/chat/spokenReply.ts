@@ -4,6 +4,7 @@
  * the whole reply, or only that it started and ended.
  */
 import * as l10n from '@vscode/l10n';
+import { trimEndOf } from '../../shared/trimChars';
 
 /** The values of `alphaAxo.chat.announceReplies`. */
 export type AnnounceMode = 'firstSentence' | 'whole' | 'startAndEnd';
@@ -21,27 +22,58 @@ export function isAnnounceMode(value: unknown): value is AnnounceMode {
  * (headings, emphasis, list bullets, quotes, tables' pipes) go; whitespace collapses to single spaces.
  */
 export function spokenText(markdown: string): string {
-  return (
-    markdown
-      .replace(/\r\n?/g, '\n')
-      // A fence that is never closed runs to the end of the reply (`(?![\s\S])`: `$` would end it at its first line).
-      .replace(
-        /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*|(?![\s\S]))/gm,
-        () => ` ${l10n.t('(code block)')}\n`,
-      )
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-      .replace(/^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/gm, '$1.')
-      .replace(/^ {0,3}>\s?/gm, '')
-      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
-      .replace(/^\s*\|?[\s:|-]+\|[\s:|-]*$/gm, '')
-      .replace(/\|/g, ' ')
-      .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
-      .replace(/(^|[^\w*])[*_](?=\S)([^*_\n]*?\S)[*_](?![\w*])/g, '$1$2')
-      .replace(/`([^`\n]+)`/g, '$1')
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
+  const lines = markdown
+    .replace(/\r\n?/g, '\n')
+    // A fence that is never closed runs to the end of the reply (`(?![\s\S])`: `$` would end it at its first line).
+    // A run of fence characters is taken whole (the lookaheads), so a long one is never split to retry.
+    .replace(
+      /^ {0,3}(`{3,}(?!`)|~{3,}(?!~))[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*|(?![\s\S]))/gm,
+      () => ` ${l10n.t('(code block)')}\n`,
+    )
+    .replace(IMAGE, '$1')
+    .replace(LINK, '$1')
+    .split('\n');
+  // Line by line, with patterns that stay on their line: white space that spans line ends let a run of blank lines
+  // be rescanned from each of its lines (3,000 blank lines took seconds).
+  return lines
+    .map(spokenLine)
+    .join('\n')
+    .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/(^|[^\w*])[*_](?=\S)([^*_\n]*?\S)[*_](?![\w*])/g, '$1$2')
+    .replace(/`([^`\n]+)`/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * A link's target: one level of balanced parentheses (`…/Foo_(bar)`), no other `(`, so a scan from one `](` stops at
+ * the next and text full of `](` is read in linear time.
+ */
+const TARGET = String.raw`\((?:[^()]|\([^()]*\))*\)`;
+/** An image (`![alt](src)`): its alt text is kept. The text holds no `[`, so a run of `[` is not rescanned. */
+const IMAGE = new RegExp(String.raw`!\[([^\][]*)\]` + TARGET, 'g');
+/** A link (`[text](href)`): its text is kept. */
+const LINK = new RegExp(String.raw`\[([^\][]+)\]` + TARGET, 'g');
+
+/** One line of a reply as read aloud: a heading's marks, a quote's, a list bullet and a table's rule go. */
+function spokenLine(line: string): string {
+  const heading = /^ {0,3}#{1,6}[ \t]/.exec(line);
+  if (heading) {
+    // The closing sequence of `#`s (CommonMark) and the white space around the title.
+    return `${trimEndOf(line.slice(heading[0].length).trimEnd(), '#').trim()}.`;
+  }
+  if (isTableRule(line)) {
+    return '';
+  }
+  return line
+    .replace(/^ {0,3}>[ \t]?/, '')
+    .replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/, '')
+    .replace(/\|/g, ' ');
+}
+
+/** A table's delimiter row (`| --- | :-: |`): only pipes, dashes, colons and blanks, with a pipe and a dash. */
+function isTableRule(line: string): boolean {
+  return /^[ \t:|-]+$/.test(line) && line.includes('|') && line.includes('-');
 }
 
 /** The first sentence of a spoken text (up to `.`, `!`, `?` or `…` followed by a space), at most 300 characters. */
