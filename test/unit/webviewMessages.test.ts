@@ -1,11 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { openableLink, isUrlInTexts, CHAT_LINK_SCHEMES, WEB_LINK_SCHEMES } from '../../src/core/service/links';
 import type { Logger } from '../../src/core/logger';
-import {
-  CHAT_VALIDATORS,
-  type HostToWebview,
-  type WebviewToHost as ChatMessage,
-} from '../../src/protocol/chatProtocol';
+import type { HostToWebview, WebviewToHost as ChatMessage } from '../../src/protocol/chatProtocol';
+import { CHAT_VALIDATORS } from '../../src/protocol/chatValidators';
 import { WebviewChannel } from '../../src/host/webviewChannel';
 import {
   ENCYCLOPEDIA_VALIDATORS,

@@ -1,13 +1,14 @@
 import { describeError } from '../service/errors';
-import { leavePath, newVersionTime, switchBranch } from './branches';
+import { switchBranch } from './branches';
 import type { Budget, ChatStateOptions, ExternalChange } from './chatStateTypes';
 import { nextRequestBudget } from './requestBudget';
 import { sendablePath } from './compaction';
 import { compactAndTell, undoAndTell, type CompactOutcome } from './compactRun';
-import { newId, type ContextItem, type Conversation, type StoredMessage } from './conversation';
+import { newId, type ContextItem, type Conversation } from './conversation';
 import type { ConversationSummary } from './store/conversationSummary';
 import { OperationQueue } from './operationQueue';
 import { addPending, addPrompt, hasPromptTitle, titleFrom } from './promptAdd';
+import { prepareEdit, prepareRegenerate } from './versionEdits';
 import type { QueuedPrompt } from './promptQueue';
 import { PromptQueue } from './promptQueueRunner';
 import {
@@ -135,24 +136,9 @@ export class ChatState {
   async regenerate(messageId?: string): Promise<void> {
     const started = await this.serial(async () => {
       await this.halt();
-      const conversation = this.conversation;
-      const messages = conversation.messages;
-      const index =
-        messageId === undefined
-          ? messages.at(-1)?.role === 'assistant'
-            ? messages.length - 1
-            : messages.length
-          : messages.findIndex((m) => m.id === messageId && m.role === 'assistant');
-      if (index < 1 || messages[index - 1].role !== 'user') {
+      const at = prepareRegenerate(this.conversation, messageId);
+      if (at === undefined) {
         return undefined;
-      }
-      const old = messages[index];
-      const at = newVersionTime(conversation, index);
-      // A reply that got nothing goes; one the service reported usage for stays a version: the total counts it.
-      if (old && index === messages.length - 1 && !old.content.trim() && !old.usage) {
-        messages.pop();
-      } else {
-        leavePath(conversation, index);
       }
       return this.begin('redraw', at);
     });
@@ -166,24 +152,8 @@ export class ChatState {
   async edit(messageId: string, text: string): Promise<void> {
     const started = await this.serial(async () => {
       await this.halt();
-      const conversation = this.conversation;
-      const messages = conversation.messages;
-      const index = messages.findIndex((m) => m.id === messageId && m.role === 'user');
-      if (index < 0 || (!text.trim() && !messages[index].context?.length)) {
+      if (!prepareEdit(this.conversation, messageId, text)) {
         return undefined;
-      }
-      const edited: StoredMessage = {
-        ...messages[index],
-        id: newId(),
-        content: text,
-        createdAt: newVersionTime(conversation, index),
-      };
-      // A title the first prompt gave follows its new version; one the user gave stays.
-      const autoTitle = index === 0 && hasPromptTitle(conversation);
-      leavePath(conversation, index);
-      messages.push(edited);
-      if (autoTitle) {
-        conversation.title = titleFrom(text, edited.context ?? []);
       }
       return this.begin('redraw');
     });

@@ -34,9 +34,7 @@ import {
 } from './chatViews';
 import type { CodeActions } from './codeActions';
 import { compactWithProgress } from './compactCommand';
-
-/** How long a deleted conversation can be brought back with Undo. */
-export const UNDO_SECONDS = 8;
+import { deleteWithUndo, duplicateShowing, renameAsking, togglePinned } from './organiseCommands';
 
 /** The workspace-state key of the list's filter ("This workspace" or "All"), remembered per window. */
 const SCOPE_KEY = 'alphaAxo.chat.historyScope';
@@ -226,71 +224,19 @@ export class ChatController extends DisposableOwner {
     return (await this.session.search(query)).map(({ id, snippet }) => ({ id, snippet }));
   }
 
-  /**
-   * Deletes a conversation (the one shown when no id is given) and offers Undo in a notification for
-   * UNDO_SECONDS: no confirmation first, as the deletion can be taken back.
-   */
-  async delete(id?: string): Promise<void> {
-    await this.chat.whenLoaded();
-    const removed = await this.chat.delete(id ?? this.chat.conversation.id);
-    if (!removed || removed.messages.length === 0) {
-      return;
-    }
-    const title = removed.title || vscode.l10n.t('New conversation');
-    const until = Date.now() + UNDO_SECONDS * 1000;
-    const undo = vscode.l10n.t('Undo');
-    const choice = await vscode.window.showInformationMessage(
-      vscode.l10n.t('Deleted the conversation “{0}”.', title),
-      undo,
-    );
-    if (choice !== undo) {
-      return;
-    }
-    if (Date.now() > until) {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('“{0}” can no longer be restored: Undo lasts {1} seconds.', title, UNDO_SECONDS),
-      );
-      return;
-    }
-    await this.chat.restore(removed);
+  /** Deletes a conversation (the one shown when no id is given), with Undo for a while (see organiseCommands.ts). */
+  delete(id?: string): Promise<void> {
+    return deleteWithUndo(this.chat, id);
   }
 
   /** Renames a conversation (the one shown when no id is given); without a title, asks for one. */
-  async rename(id?: string, title?: string): Promise<void> {
-    await this.chat.whenLoaded();
-    const target = id ?? this.chat.conversation.id;
-    let next = title;
-    if (next === undefined) {
-      const current = (await this.chat.list()).find((s) => s.id === target)?.title ?? this.chat.conversation.title;
-      next = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Rename Conversation'),
-        prompt: vscode.l10n.t('The conversation’s new title'),
-        value: current,
-        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')),
-      });
-      if (next === undefined) {
-        return;
-      }
-    }
-    if (!(await this.chat.rename(target, next))) {
-      void vscode.window.showWarningMessage(
-        next.trim()
-          ? vscode.l10n.t('That conversation could not be renamed: it was deleted or is damaged.')
-          : vscode.l10n.t('A title cannot be empty.'),
-      );
-    }
+  rename(id?: string, title?: string): Promise<void> {
+    return renameAsking(this.chat, id, title);
   }
 
   /** Pins or unpins a conversation (the one shown, toggled, when no id is given). */
-  async setPinned(id?: string, pinned?: boolean): Promise<void> {
-    await this.chat.whenLoaded();
-    const target = id ?? this.chat.conversation.id;
-    if (target === this.chat.conversation.id && this.chat.conversation.messages.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('An empty conversation cannot be pinned.'));
-      return;
-    }
-    const summary = (await this.chat.list()).find((s) => s.id === target);
-    await this.chat.setPinned(target, pinned ?? summary?.pinned !== true);
+  setPinned(id?: string, pinned?: boolean): Promise<void> {
+    return togglePinned(this.chat, id, pinned);
   }
 
   /** Adds an imported conversation (under its own new id) and shows it (the running reply stops). */
@@ -300,13 +246,8 @@ export class ChatController extends DisposableOwner {
   }
 
   /** Copies a conversation (the one shown when no id is given) and shows the copy. */
-  async duplicate(id?: string): Promise<void> {
-    await this.chat.whenLoaded();
-    if (!(await this.chat.duplicate(id ?? this.chat.conversation.id))) {
-      void vscode.window.showWarningMessage(
-        vscode.l10n.t('That conversation could not be opened: it was deleted or is damaged.'),
-      );
-    }
+  duplicate(id?: string): Promise<void> {
+    return duplicateShowing(this.chat, id);
   }
 
   /** The list's filter in this window: this workspace's conversations, or all (none without a workspace). */

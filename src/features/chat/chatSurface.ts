@@ -3,7 +3,8 @@ import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 import { webviewHtml, webviewOptions } from '../../host/webviewHtml';
 import { WebviewChannel } from '../../host/webviewChannel';
-import { CHAT_VALIDATORS, type HostToWebview, type WebviewToHost } from '../../protocol/chatProtocol';
+import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
+import { CHAT_VALIDATORS } from '../../protocol/chatValidators';
 
 /** Messages still worth sending after `chat/state` has redrawn the page (everything else is part of the state). */
 const KEPT_UNTIL_READY = new Set<HostToWebview['type']>(['composer/focus', 'ui/announce']);
