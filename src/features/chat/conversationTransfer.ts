@@ -4,6 +4,7 @@ import { exportJson } from '../../core/chat/conversationExport';
 import { IMPORT_BOUNDS, importConversation } from '../../core/chat/conversationImport';
 import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
+import { trimOf } from '../../shared/trimChars';
 
 /** What the commands ask of the chat. */
 export interface TransferChat {
@@ -15,11 +16,7 @@ export interface TransferChat {
 
 /** A file name for a conversation's title: letters, digits and dashes, at most 60. */
 function fileNameFor(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
+  const slug = trimOf(title.normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '-'), '-').slice(0, 60);
   return `${slug || 'conversation'}.json`;
 }
 
