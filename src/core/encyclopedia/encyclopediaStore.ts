@@ -115,7 +115,7 @@ export class EncyclopediaStore {
   async lookup(request: LookupRequest, options: FetchOptions = {}): Promise<CacheResult<LookupValue>> {
     await this.ensureLoaded();
     const key = lookupKey(request);
-    const result = await this.cache.fetch(key, (signal) => this.fetchValue(request, signal), options);
+    const result = await this.cache.fetch(key, (signal) => fetchLookup(this.options.client, request, signal), options);
     if (!result.cached && result.value.kind === 'article') {
       // Also file the article under its own title, so asking for the canonical title later is a cache hit.
       const alias = lookupKey({ kind: 'article', title: result.value.article.title });
@@ -138,7 +138,8 @@ export class EncyclopediaStore {
     if (own) {
       return own.value;
     }
-    return (await this.toolCache.fetch(key, (inner) => this.fetchValue(request, inner), { signal })).value;
+    return (await this.toolCache.fetch(key, (inner) => fetchLookup(this.options.client, request, inner), { signal }))
+      .value;
   }
 
   /** The hover for the looked-up phrase covering `character` in `line`, from memory only. */
@@ -227,22 +228,6 @@ export class EncyclopediaStore {
     }
   }
 
-  private async fetchValue(request: LookupRequest, signal: AbortSignal): Promise<LookupValue> {
-    const { client } = this.options;
-    switch (request.kind) {
-      case 'ask':
-        return { kind: 'answer', answer: await client.ask(request.query, request.model, signal) };
-      case 'search':
-        return { kind: 'search', query: cleanText(request.query), results: await client.search(request.query, signal) };
-      case 'article':
-        return {
-          kind: 'article',
-          article: await client.article(request.title, signal),
-          requestedTitle: cleanText(request.title),
-        };
-    }
-  }
-
   private async load(): Promise<void> {
     const file = this.options.file;
     if (file && this.options.ttlMs() > 0) {
@@ -302,5 +287,25 @@ export class EncyclopediaStore {
       clearTimeout(this.saveTimer);
       this.saveTimer = undefined;
     }
+  }
+}
+
+/** Asks the encyclopedia for what `request` names (the cache's fetch, here and in the stdio MCP server). */
+export async function fetchLookup(
+  client: EncyclopediaClient,
+  request: LookupRequest,
+  signal: AbortSignal,
+): Promise<LookupValue> {
+  switch (request.kind) {
+    case 'ask':
+      return { kind: 'answer', answer: await client.ask(request.query, request.model, signal) };
+    case 'search':
+      return { kind: 'search', query: cleanText(request.query), results: await client.search(request.query, signal) };
+    case 'article':
+      return {
+        kind: 'article',
+        article: await client.article(request.title, signal),
+        requestedTitle: cleanText(request.title),
+      };
   }
 }

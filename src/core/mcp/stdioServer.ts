@@ -2,8 +2,9 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CacheSnapshotFile } from '../encyclopedia/cacheSnapshotFile';
+import { fetchLookup } from '../encyclopedia/encyclopediaStore';
 import { LookupCache } from '../encyclopedia/lookupCache';
-import { cleanText, isLookupValue, lookupKey, type LookupRequest, type LookupValue } from '../encyclopedia/lookupTypes';
+import { isLookupValue, lookupKey, type LookupRequest, type LookupValue } from '../encyclopedia/lookupTypes';
 import type { Logger } from '../logger';
 import { HttpClient } from '../net/http';
 import { parseNoProxy } from '../net/proxy';
@@ -111,14 +112,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
   const loaded = file.load().then(({ entries }) => void cache.restore(entries));
   const fetchValue = async (request: LookupRequest, signal: AbortSignal): Promise<LookupValue> => {
     checkBaseUrl(env[STDIO_ENV_NAMES.baseUrl]);
-    switch (request.kind) {
-      case 'ask':
-        return { kind: 'answer', answer: await client.ask(request.query, request.model, signal) };
-      case 'search':
-        return { kind: 'search', query: cleanText(request.query), results: await client.search(request.query, signal) };
-      case 'article':
-        return { kind: 'article', article: await client.article(request.title, signal), requestedTitle: request.title };
-    }
+    return fetchLookup(client, request, signal);
   };
   let saving = Promise.resolve();
   const runner = new AxoToolRunner({

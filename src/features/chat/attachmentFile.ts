@@ -61,18 +61,10 @@ export async function readAttachmentFile(uri: vscode.Uri, label: string, log: Lo
 
 /** Asks before a secret-looking file is attached; true when the user agreed. */
 async function confirmSecret(label: string): Promise<boolean> {
-  const attach = vscode.l10n.t('Attach Anyway');
-  const choice = await vscode.window.showWarningMessage(
+  return confirmAttach(
     vscode.l10n.t('{0} looks like it holds a secret (a key, a certificate or credentials).', label),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'Its text will be sent to the service with your next prompt and stored in the conversation.',
-      ),
-    },
-    attach,
+    vscode.l10n.t('Attach Anyway'),
   );
-  return choice === attach;
 }
 
 /**
@@ -101,10 +93,17 @@ export async function mayReadDropped(uri: vscode.Uri, openEditors: readonly vsco
   ) {
     return true;
   }
-  const attach = vscode.l10n.t('Attach');
   const shown = real.scheme === 'file' ? real.fsPath : real.toString(true);
-  const choice = await vscode.window.showWarningMessage(
+  return confirmAttach(
     vscode.l10n.t('Attach {0}? It is outside the folders of this workspace.', shown),
+    vscode.l10n.t('Attach'),
+  );
+}
+
+/** A modal question before a file's text is attached, saying where the text goes; true when `attach` was chosen. */
+async function confirmAttach(message: string, attach: string): Promise<boolean> {
+  const choice = await vscode.window.showWarningMessage(
+    message,
     {
       modal: true,
       detail: vscode.l10n.t(

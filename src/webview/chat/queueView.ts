@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { editBox } from './editBox';
 import type { QueuedPromptView, QueueView, WebviewToHost } from '../../protocol/chatProtocol';
 import { h, iconButton, textButton } from '../shared/dom';
 import './queue.css';
@@ -97,43 +98,23 @@ export class QueueList {
 
   /** Edits a queued prompt in place: Enter (or Save) keeps the new text, Escape (or Cancel) leaves it as it was. */
   private edit(prompt: QueuedPromptView): void {
-    const input = h('textarea', { class: 'input edit-box', 'aria-label': l10n.t('Edit queued prompt'), rows: 3 });
-    input.value = prompt.text;
     const close = () => {
       this.editing = undefined;
       const li = box.closest('li');
       li?.replaceWith(this.item(prompt, Array.from(this.list.children).indexOf(li) + 1));
       this.restoreFocus(prompt.id);
     };
-    const save = () => {
-      this.post({ type: 'queue/edit', id: prompt.id, text: input.value });
-      prompt.text = input.value;
+    const save = (text: string) => {
+      this.post({ type: 'queue/edit', id: prompt.id, text });
+      prompt.text = text;
       close();
     };
-    const box = h(
-      'div',
-      { class: 'edit' },
-      input,
-      h(
-        'div',
-        { class: 'actions' },
-        textButton(l10n.t('Save'), 'check', save),
-        h(
-          'button',
-          { type: 'button', class: 'text-button secondary', onClick: close },
-          h('span', {}, l10n.t('Cancel')),
-        ),
-      ),
-    );
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-        e.preventDefault();
-        save();
-      } else if (e.key === 'Escape') {
-        // Escape closes the box; it does not stop the reply streaming (the page's Escape).
-        e.stopPropagation();
-        close();
-      }
+    // Escape closes the box; it does not stop the reply streaming (the page's Escape).
+    const { box, input } = editBox({
+      label: l10n.t('Edit queued prompt'),
+      value: prompt.text,
+      submit: { label: l10n.t('Save'), icon: 'check', run: save },
+      cancel: close,
     });
     this.editing = { id: prompt.id, box };
     this.list.querySelector(`[data-queue-id="${CSS.escape(prompt.id)}"]`)?.replaceChildren(box);
