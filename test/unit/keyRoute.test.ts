@@ -81,13 +81,17 @@ describe('keys over plain http or unchecked TLS', () => {
   it('sends nothing to another computer over plain http before the gate answers, and nothing when it refuses', async () => {
     let open: ((url: URL) => void) | undefined;
     const routes: KeyRoute[] = [];
+    let asked: () => void = () => undefined;
+    const question = new Promise<void>((resolve) => (asked = resolve));
     const waiting = client((route) => {
       routes.push(route);
+      asked();
       return new Promise<URL>((resolve) => (open = resolve));
     });
     const url = new URL(`http://service.example:${port}/v1/alpha`);
     const request = waiting.send({ method: 'POST', url, key: KEY, keyKind: 'chat', body: { a: 1 } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Waits for the question the user is shown (not for time): the request must still be unsent then.
+    await question;
     assert.equal(routes.length, 1);
     assert.equal(routes[0].plainHttp, true);
     assert.deepEqual(seen, [], 'nothing was sent while the question is open');
