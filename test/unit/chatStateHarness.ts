@@ -1,5 +1,6 @@
 /* The chat state's test harness: a reply source the test drives, conversations in memory, a listener that records. */
-import type { ChatRequest } from '../../src/core/service/alphaClient';
+import type { ChatRequest, UsageListener } from '../../src/core/service/alphaClient';
+import type { TokenUsage } from '../../src/core/service/usage';
 import { ChatState } from '../../src/core/chat/chatState';
 import type {
   ChatStateListener,
@@ -33,6 +34,8 @@ export class ScriptedSource implements ReplySource {
   readonly requests: ChatRequest[] = [];
   held = false;
   failWith: Error | undefined;
+  /** The usage the service reports for each reply, before its text; none by default (then it is estimated). */
+  report: TokenUsage | undefined;
   private gate = deferred();
 
   constructor(public pieces: string[] = ['Hello', ', world.']) {}
@@ -43,8 +46,15 @@ export class ScriptedSource implements ReplySource {
     this.gate = deferred();
   }
 
-  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
+  async *stream(
+    request: ChatRequest,
+    signal?: AbortSignal,
+    onUsage?: UsageListener,
+  ): AsyncGenerator<string, void, undefined> {
     this.requests.push(request);
+    if (this.report) {
+      onUsage?.(this.report);
+    }
     for (const [i, piece] of this.pieces.entries()) {
       if (i === 1 && this.held) {
         await Promise.race([this.gate.promise, aborted(signal)]);
