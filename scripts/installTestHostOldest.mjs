@@ -8,10 +8,22 @@
 // 1.73 … 4.89 = 1.89) run on Node 16 or 18.
 //
 // Needs no system package: code-server's postinstall is replaced by its steps with the scripts held, the optional
-// kerberos addon (Kerberos proxy sign-in only) by a stand-in, and ripgrep's download (workspace text search, which
-// the tests do not use; there is no network here) is left out.
+// kerberos addon (Kerberos proxy sign-in only) by a stand-in, and ripgrep's download from GitHub (there is no network
+// here) by the linux-x64 binary of the npm package @vscode/ripgrep-universal, which newer code-server releases ship:
+// without it `workspace.findFiles` fails, and with it what `#` offers.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +37,7 @@ const codeServerDir = join(hostDir, 'node_modules', 'code-server');
 const vscodeDir = join(codeServerDir, 'lib', 'vscode');
 const logFile = join(root, '.vscode-test', 'test-host-oldest-install.log');
 /** Bump when the steps change, so existing installs are redone. */
-const STAMP_VERSION = 'v1';
+const STAMP_VERSION = 'v2';
 /** VS Code's native modules that the server loads (the Windows-only ones are left alone). */
 const NATIVE_MODULES = ['@vscode/spdlog', '@vscode/deviceid', 'native-watchdog', 'node-pty', '@parcel/watcher'];
 const QUIET = ['--no-audit', '--no-fund'];
@@ -79,6 +91,19 @@ function standInForKerberos() {
   );
 }
 
+/** Puts ripgrep where VS Code 1.90's @vscode/ripgrep looks for it (its postinstall would download it from GitHub). */
+function ripgrep() {
+  const from = join(hostDir, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', 'linux-x64', 'rg');
+  const to = join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg');
+  if (!existsSync(from)) {
+    fail(`ripgrep is missing from @vscode/ripgrep-universal: ${from}`);
+  }
+  mkdirSync(dirname(to), { recursive: true });
+  copyFileSync(from, to);
+  chmodSync(to, 0o755);
+  say(`ripgrep: ${to}`);
+}
+
 function install() {
   const env = cleanEnv();
   run('npm ci', 'npm', ['ci', '--ignore-scripts', ...QUIET], { cwd: hostDir, env });
@@ -91,6 +116,7 @@ function install() {
     env: envNode,
   });
   standInForKerberos();
+  ripgrep();
   run('npm rebuild (native modules)', 'npm', ['rebuild', ...NATIVE_MODULES, '--foreground-scripts'], {
     cwd: vscodeDir,
     env: envNode,
@@ -105,6 +131,13 @@ function install() {
   run('npm rebuild (argon2)', 'npm', ['rebuild', 'argon2', '--foreground-scripts'], { cwd: hostDir, env: envNode });
 }
 
+/** Runs the ripgrep VS Code will use. */
+function ripgrepVersion() {
+  return spawnSync(join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg'), ['--version'], {
+    encoding: 'utf8',
+  });
+}
+
 /** Loads the native modules and asks code-server for its version, with the pinned Node. */
 function verify() {
   const scratch = join(root, '.vscode-test', 'test-host-oldest-check');
@@ -112,6 +145,10 @@ function verify() {
   const requires = NATIVE_MODULES.map((name) => `r(${JSON.stringify(name)});`).join('');
   const script = `const r=require('node:module').createRequire(${JSON.stringify(join(vscodeDir, 'package.json'))});${requires}`;
   run('load native modules', nodeBin, ['-e', script], { cwd: hostDir, env });
+  const rg = ripgrepVersion();
+  if (rg.status !== 0) {
+    fail(`ripgrep does not run: ${rg.stderr || rg.error?.message}`);
+  }
   const version = spawnSync(nodeBin, [join(codeServerDir, 'out', 'node', 'entry.js'), '--version'], {
     env,
     encoding: 'utf8',
