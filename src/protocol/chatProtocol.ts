@@ -212,6 +212,11 @@ export interface ChatStateView {
    * empty) only when the conversation has other versions.
    */
   otherVersions?: UsageView[];
+  /**
+   * The usage of each summary a compaction asked ALPHA for (undone ones too: they were billed): the running total
+   * counts them. Absent when the conversation was never compacted or no summary has usage.
+   */
+  summaries?: UsageView[];
   /** The prompts waiting their turn (absent: none, and queueing on). */
   queue?: QueueView;
   /** The compaction in force: its marker follows message `throughId` (absent when none). */

@@ -27,6 +27,7 @@ import {
   messageViews,
   modelViews,
   otherVersionsUsage,
+  summariesUsage,
   queueView,
   summaryView,
   usageView,
@@ -372,6 +373,7 @@ export class ChatController extends DisposableOwner {
       groundWithAxo: this.chat.groundWithAxo,
       historyScope: this.historyScope,
       otherVersions: otherVersionsUsage(conversation, this.services.settings.chatPrices),
+      summaries: summariesUsage(conversation, this.services.settings.chatPrices),
       queue: this.queue(),
       ...compactionView(conversation),
     };

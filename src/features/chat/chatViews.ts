@@ -131,6 +131,15 @@ export function otherVersionsUsage(conversation: Conversation, prices: Prices = 
   });
 }
 
+/** The usage of every summary a compaction asked for, undone ones too (the running total adds them). */
+export function summariesUsage(conversation: Conversation, prices: Prices = {}): UsageView[] | undefined {
+  const views = (conversation.compactions ?? []).flatMap((c) => {
+    const view = usageView(c.usage, prices);
+    return view ? [view] : [];
+  });
+  return views.length ? views : undefined;
+}
+
 /** The messages of a conversation as views. */
 export function messageViews(
   conversation: Conversation,

@@ -215,7 +215,7 @@ class ChatApp {
     this.streaming = undefined;
     discardMessages(Array.from(this.log.children));
     this.setTitle(state.title);
-    this.total.show(state.messages, state.otherVersions);
+    this.total.show(state.messages, state.otherVersions, state.summaries);
     // The streaming reply (always the last message) and the newest others now; the older ones when the page is idle.
     const all = state.messages;
     const last = all.at(-1);

@@ -35,9 +35,14 @@ export function usageText(usage: UsageView): string {
  * The conversation's running total ("≈ 1,009 tokens · ≈ ₹0.479"): every reply's tokens (the request of each turn
  * counts again, as it is sent again) and, when every reply has a cost, their sum. `others` is the usage of the replies
  * off the path shown (other versions): they were asked for and billed too, so they count, and the total then says
- * "all versions". Empty when no reply has usage yet.
+ * "all versions". `summaries` is the usage of the summaries compactions asked for, counted alike ("summaries
+ * included"). Empty when no reply has usage yet.
  */
-export function totalText(messages: readonly MessageView[], others?: readonly UsageView[]): string {
+export function totalText(
+  messages: readonly MessageView[],
+  others?: readonly UsageView[],
+  summaries?: readonly UsageView[],
+): string {
   let input = 0;
   let output = 0;
   let cost = 0;
@@ -45,7 +50,7 @@ export function totalText(messages: readonly MessageView[], others?: readonly Us
   let counted = 0;
   let estimated = false;
   const usages = messages.flatMap((m) => (m.usage ? [m.usage] : []));
-  for (const usage of [...usages, ...(others ?? [])]) {
+  for (const usage of [...usages, ...(others ?? []), ...(summaries ?? [])]) {
     counted++;
     input += usage.input;
     output += usage.output;
@@ -62,6 +67,12 @@ export function totalText(messages: readonly MessageView[], others?: readonly Us
   const sum = tokens(input + output);
   const counts = estimated ? l10n.t('≈ {0} tokens', sum) : l10n.t('{0} tokens', sum);
   const total = costed ? `${counts} · ${estimated ? '≈ ' : ''}${rupees(cost)}` : counts;
+  if (others && summaries?.length) {
+    return l10n.t('{0} (all versions and summaries)', total);
+  }
+  if (summaries?.length) {
+    return l10n.t('{0} (summaries included)', total);
+  }
   return others ? l10n.t('{0} (all versions)', total) : total;
 }
 
@@ -69,16 +80,25 @@ export function totalText(messages: readonly MessageView[], others?: readonly Us
 export class ConversationTotal {
   readonly element = h('p', { class: 'conversation-total' });
   private others: readonly UsageView[] | undefined;
+  private summaries: readonly UsageView[] | undefined;
 
-  /** Shows the total of a state: `messages` (the path shown) and `others` (the usage of the other versions). */
-  show(messages: readonly MessageView[], others: readonly UsageView[] | undefined): void {
+  /**
+   * Shows the total of a state: `messages` (the path shown), `others` (the usage of the other versions) and
+   * `summaries` (the usage of the compactions' summaries).
+   */
+  show(
+    messages: readonly MessageView[],
+    others: readonly UsageView[] | undefined,
+    summaries?: readonly UsageView[],
+  ): void {
     this.others = others;
+    this.summaries = summaries;
     this.update(messages);
   }
 
   /** Shows the total again after a reply ended: the other versions stay as the last state gave them. */
   update(messages: readonly MessageView[]): void {
-    const text = totalText(messages, this.others);
+    const text = totalText(messages, this.others, this.summaries);
     this.element.textContent = text;
     this.element.title = text ? l10n.t('This conversation so far: {0}', text) : '';
   }

@@ -6,9 +6,12 @@ import { launchBrowser } from '../harness/browser';
 import { poll } from '../harness/workbench';
 
 /** A `chat/state` of `messages`, with the usage of the replies off the path shown when `others` is given. */
-function state(messages: MessageView[], others?: UsageView[]): unknown {
+function state(messages: MessageView[], others?: UsageView[], summaries?: UsageView[]): unknown {
   const message = stateMessage('c1', messages, 'Costs') as { type: string; state: Record<string, unknown> };
-  return { ...message, state: { ...message.state, ...(others ? { otherVersions: others } : {}) } };
+  return {
+    ...message,
+    state: { ...message.state, ...(others ? { otherVersions: others } : {}), ...(summaries ? { summaries } : {}) },
+  };
 }
 
 const PATH: MessageView[] = [
@@ -89,5 +92,20 @@ describe('Chat page: the running total counts every version', function () {
   it('says nothing of versions for a conversation without other versions', async () => {
     await postToPage(page, state(PATH.map((m) => ({ ...m, branch: undefined }))));
     await totalReads('120 tokens · ₹0.01');
+  });
+
+  it('adds the summaries compactions asked for, and says so', async () => {
+    const summary: UsageView = { input: 900, output: 80, reported: true, costInr: 0.03 };
+    await postToPage(
+      page,
+      state(
+        PATH.map((m) => ({ ...m, branch: undefined })),
+        undefined,
+        [summary],
+      ),
+    );
+    await totalReads('1,100 tokens · ₹0.04 (summaries included)');
+    await postToPage(page, state(PATH, OTHERS, [summary]));
+    await totalReads('≈ 1,370 tokens · ≈ ₹0.075 (all versions and summaries)');
   });
 });
