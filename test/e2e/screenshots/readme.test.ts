@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { repoRoot, vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { chatFrame, fillInputBox, runCommand } from '../harness/workbench';
+import { chatFrame, fillInputBox, runCommand, webviewFrame } from '../harness/workbench';
 import { replies, sendPrompt, waitForReplyEnd, waitForReplyText } from '../ui/chatHelpers';
 import { encyclopediaFrame, hoverOver, openFile } from '../ui/encyclopediaHelpers';
 
@@ -42,6 +42,23 @@ async function save(page: Page, name: string, clip?: Awaited<ReturnType<typeof a
   const bytes = fs.statSync(file).size;
   console.log(`    ${path.relative(repoRoot, file)}: ${Math.round(bytes / 1024)} KiB`);
   assert.ok(bytes < MAX_BYTES, `${name}.png is ${Math.round(bytes / 1024)} KiB (keep it under ${MAX_BYTES / 1024})`);
+}
+
+/**
+ * The chat in an editor tab, opened anew: the side bar closed (its chat view, hidden, stays in the page), so the
+ * frame found is the one on screen.
+ */
+async function editorChat(page: Page): Promise<FrameLocator> {
+  await runCommand(page, 'View: Close All Editors');
+  if (await page.locator('.part.sidebar').isVisible()) {
+    await runCommand(page, 'View: Close Primary Side Bar'); // offered only while it is open
+  }
+  await runCommand(page, 'ALPHA: Open Chat in Editor');
+  const visible = (f: FrameLocator) => f.getByRole('textbox', { name: 'Message ALPHA' }).filter({ visible: true });
+  // The page's own button: the palette's "New Conversation" would reveal the side bar's chat.
+  await (await webviewFrame(page, visible)).getByRole('button', { name: 'New conversation' }).click();
+  // Found again: a frame is found by its place among the webviews, which the side bar's closing may change.
+  return webviewFrame(page, visible);
 }
 
 /** Drags the sash on the side bar's right edge until the side bar is `width` pixels wide. */
@@ -151,10 +168,7 @@ describe('README screenshots', function () {
     await runCommand(page, 'AXO: Open Article…');
     await fillInputBox(page, 'TypeScript');
     await (await encyclopediaFrame(page)).getByRole('table', { name: 'Facts' }).waitFor({ timeout: 20_000 });
-    await runCommand(page, 'View: Close All Editors');
-    await runCommand(page, 'ALPHA: Open Chat in Editor');
-    const frame = await chatFrame(page);
-    await runCommand(page, 'ALPHA: New Conversation');
+    const frame = await editorChat(page);
     const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
     if ((await toggle.getAttribute('aria-pressed')) !== 'true') {
       await toggle.click();
@@ -168,10 +182,7 @@ describe('README screenshots', function () {
 
   it('math in a reply', async () => {
     const page = session.page;
-    await runCommand(page, 'View: Close All Editors');
-    await runCommand(page, 'ALPHA: Open Chat in Editor');
-    const frame = await chatFrame(page);
-    await runCommand(page, 'ALPHA: New Conversation');
+    const frame = await editorChat(page);
     const toggle = frame.getByRole('button', { name: 'Ground with AXO', exact: true });
     if ((await toggle.getAttribute('aria-pressed')) === 'true') {
       await toggle.click();
@@ -181,5 +192,43 @@ describe('README screenshots', function () {
     const reply = replies(frame).last();
     await reply.locator('math').first().waitFor({ timeout: 20_000 });
     await save(page, 'chat-math', await around([reply], 6));
+  });
+
+  it('prompt queue', async () => {
+    const page = session.page;
+    const frame = await editorChat(page);
+    await sendPrompt(frame, 'Write a debounce helper in TypeScript #long:900 #fault:slow');
+    await waitForReplyText(frame, 200, 30_000);
+    const input = frame.getByRole('textbox', { name: 'Message ALPHA' });
+    const queue = frame.getByRole('region', { name: 'Queued prompts' });
+    for (const [i, text] of ['Now add a cancel() method', 'And write tests for it with fake timers'].entries()) {
+      await input.fill(text);
+      await input.press('Enter');
+      await queue.locator('.queue-text').nth(i).waitFor({ timeout: 15_000 });
+    }
+    await save(page, 'chat-queue', await around([page.locator('.part.editor')], 0));
+    await frame.getByRole('button', { name: 'Stop generating' }).click();
+    await waitForReplyEnd(frame, 30_000);
+  });
+
+  it('instructions and the context gauge', async () => {
+    const page = session.page;
+    fs.writeFileSync(
+      path.join(session.server.workspaceDir, 'AGENTS.md'),
+      '# Conventions\n\nUse TypeScript strict mode. Prefer small pure functions. Every change comes with a test.\n',
+    );
+    const frame = await editorChat(page);
+    await frame.getByRole('button', { name: /^Instructions: AGENTS\.md, ≈\d+ tokens$/ }).waitFor({ timeout: 20_000 });
+    await sendPrompt(frame, 'Show me a loop in TypeScript and in Python #long:1500');
+    await waitForReplyEnd(frame, 60_000);
+    await sendPrompt(frame, 'And the same loop in Rust #long:1500');
+    await waitForReplyEnd(frame, 60_000);
+    const gauge = frame.locator('details.budget');
+    if ((await gauge.getAttribute('open')) === null) {
+      await gauge.locator('summary').click();
+    }
+    await gauge.locator('dd[data-part="instructions"]').waitFor({ timeout: 10_000 });
+    const composer = frame.locator('.composer');
+    await save(page, 'chat-gauge', await around([gauge, composer], 8));
   });
 });
