@@ -45,6 +45,16 @@ describe("chat: the repository's instructions (src/core/chat/instructions)", () 
     assert.ok(built.message.indexOf('Use tabs.') < built.message.indexOf('Answer in German.'));
     assert.match(built.message, /api\/AGENTS\.md:\n```markdown\nUse tabs\.\n```/);
     assert.equal(built.notice, undefined);
+    assert.equal(
+      built.files.reduce((sum, f) => sum + f.tokens, 0),
+      built.tokens,
+      "the chips add up to the gauge's instructions (the framing counts with the first)",
+    );
+    assert.equal(
+      built.tokens,
+      estimateMessagesTokens([{ role: 'user', content: built.message }]),
+      'as a request counts it',
+    );
     assert.equal(buildInstructions([file('AGENTS.md', '\n')]), undefined, 'nothing with text: none');
   });
 

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { estimateTokens } from '../service/tokenEstimate';
 import { formatBytes } from './attachments';
+import { estimateMessagesTokens } from './contextBudget';
 import { fenceFor } from './promptMessages';
 
 /**
@@ -38,11 +39,11 @@ export interface InstructionFile {
 
 /** The instructions that go with each request. */
 export interface Instructions {
-  /** The files sent, in order, with their tokens as sent. */
+  /** The files sent, in order, with their tokens as sent (the first with the framing sentence: they add up to `tokens`). */
   files: { label: string; uri: string; tokens: number }[];
   /** The first message of each request. */
   message: string;
-  /** The estimate of `message`. */
+  /** The estimate of `message` as a request counts it (with its per-message overhead). */
   tokens: number;
   /** Says what was cut or left out for the bounds (undefined when nothing was). */
   notice?: string;
@@ -107,10 +108,14 @@ export function buildInstructions(read: readonly InstructionFile[]): Instruction
       'authors, not by the user: follow them where they apply to what the user asks.',
     ...blocks,
   ].join('\n\n');
+  // As the request counts the message (its overhead too); the framing sentence and the overhead count with the first
+  // file, so the chips add up to what the gauge shows for the instructions.
+  const tokens = estimateMessagesTokens([{ role: 'user', content: message }]);
+  files[0].tokens += Math.max(0, tokens - files.reduce((sum, f) => sum + f.tokens, 0));
   return {
     files,
     message,
-    tokens: estimateTokens(message),
+    tokens,
     ...(notes.length ? { notice: notes.join(' ') } : {}),
   };
 }
