@@ -11,6 +11,8 @@ const BOTTOM_SLACK = 24;
 export class Scroller {
   private pinned = true;
   private lastTop = 0;
+  /** A follow to the bottom is waiting for the next frame. */
+  private following = false;
   readonly jumpButton: HTMLButtonElement;
   /**
    * Watches the newest message: its height changes after it is drawn (messages off screen are laid out only when
@@ -38,10 +40,21 @@ export class Scroller {
     return this.pinned;
   }
 
-  /** After content changed: follow it when pinned, else offer the jump. */
+  /**
+   * After content changed: follow it when pinned (at the next frame, once however many renders came before it: a
+   * scroll position read in each render forced a layout of its own), else offer the jump.
+   */
   contentChanged(): void {
     if (this.pinned) {
-      this.toBottom();
+      if (!this.following) {
+        this.following = true;
+        requestAnimationFrame(() => {
+          this.following = false;
+          if (this.pinned) {
+            this.toBottom();
+          }
+        });
+      }
     } else {
       this.jumpButton.hidden = this.atBottom();
     }
