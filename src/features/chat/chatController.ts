@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DeltaBatcher } from '../../core/chat/deltaBatcher';
 import { ChatState } from '../../core/chat/chatState';
 import type { PromptQueue } from '../../core/chat/promptQueueRunner';
 import type { ContextItem, Conversation } from '../../core/chat/conversation';
@@ -37,6 +38,9 @@ import type { CodeActions } from './codeActions';
 import { compactWithProgress } from './compactCommand';
 import { deleteWithUndo, duplicateShowing, renameAsking, togglePinned } from './organiseCommands';
 
+/** How long a reply's deltas are held to go to the pages together, at most. */
+const DELTA_INTERVAL_MS = 32;
+
 /** The workspace-state key of the list's filter ("This workspace" or "All"), remembered per window. */
 const SCOPE_KEY = 'alphaAxo.chat.historyScope';
 
@@ -53,6 +57,11 @@ export class ChatController extends DisposableOwner {
   private readonly chat: ChatState;
   private hasSelection = false;
   private readonly streamingEmitter = this._register(new vscode.EventEmitter<boolean>());
+  /** A reply's deltas, joined to at most one message a frame or two (see DeltaBatcher). */
+  private readonly deltas = new DeltaBatcher(
+    (requestId, text) => this.broadcast({ type: 'chat/delta', requestId, text }),
+    DELTA_INTERVAL_MS,
+  );
   /** Fires true when a reply starts streaming and false when it has ended (the status bar listens). */
   readonly onDidChangeStreaming = this.streamingEmitter.event;
 
@@ -90,7 +99,7 @@ export class ChatController extends DisposableOwner {
             conversations,
           });
         },
-        replyDelta: (requestId, text) => this.broadcast({ type: 'chat/delta', requestId, text }),
+        replyDelta: (requestId, text) => this.deltas.add(requestId, text),
         replyNotice: (requestId, notice) => this.broadcast({ type: 'chat/notice', requestId, notice }),
         replyEnded: (requestId, reply) => {
           const usage = usageView(reply.usage, settings.chatPrices);
@@ -116,6 +125,7 @@ export class ChatController extends DisposableOwner {
     this._register(
       services.instructions.onDidChange(() => this.broadcast({ type: 'budget/changed', budget: this.budget() })),
     );
+    this._register(this.deltas);
     // Registered last, so disposed first: the running reply is saved (marked interrupted) while all else stands.
     this._register(this.chat);
   }
@@ -145,6 +155,9 @@ export class ChatController extends DisposableOwner {
 
   /** Sends a message to every page that has its state. */
   broadcast(message: HostToWebview): void {
+    if (message.type !== 'chat/delta') {
+      this.deltas.flush();
+    }
     for (const surface of this.surfaces) {
       if (this.synced.has(surface)) {
         surface.post(message);
@@ -356,7 +369,9 @@ export class ChatController extends DisposableOwner {
 
   private async state(): Promise<ChatStateView> {
     const conversations = await this.summaries();
-    // Everything below is read in one go, after the last await: the state matches the stream messages that follow.
+    // Everything below is read in one go, after the last await: the state matches the stream messages that follow
+    // (the deltas held until now go to the pages that have their state; this one's state holds their text).
+    this.deltas.flush();
     const conversation = this.chat.conversation;
     const model = this.services.settings.chatModel;
     return {
