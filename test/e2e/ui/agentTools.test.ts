@@ -7,9 +7,10 @@ import { useWorkbench } from '../harness/session';
 import { poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
 
 /*
- * VS Code itself lists what the extension offers agents: the MCP server its provider defines, in the chat's tool
- * picker (the three tools themselves are checked through vscode.lm.tools in the extension-host suite, and the
- * server's protocol by the MCP SDK's client in mcpServer.test.ts). VS Code's chat needs `chat.disableAIFeatures` off.
+ * VS Code itself lists what the extension offers agents, in the chat's tool picker: the three language-model tools
+ * under the extension's group, and the MCP server its provider defines with the three tools VS Code reads from it
+ * once started (the tools' calls are checked through vscode.lm in the extension-host suite, and the server's protocol
+ * by the MCP SDK's client in mcpServer.test.ts). VS Code's chat needs `chat.disableAIFeatures` off.
  */
 
 const SERVER = 'AXO Encyclopedia';
@@ -41,7 +42,7 @@ describe('VS Code lists the AXO MCP server and its tools', function () {
     assert.match(toast, /Put your encyclopedia key in AXO_API_KEY: the copy holds no key\./);
   });
 
-  it('lists the AXO MCP server in the chat’s tool picker', async () => {
+  it('lists the AXO MCP server and the three tools, its own and the language-model ones, in the chat’s tool picker', async () => {
     const page = session.page;
     await runCommand(page, 'Chat: Open Chat');
     const configure = page.getByRole('button', { name: /Configure Tools/ }).first();
@@ -60,6 +61,45 @@ describe('VS Code lists the AXO MCP server and its tools', function () {
       () => `the tool picker does not list "${SERVER}": ${text}`,
     );
     await screenshot(page, 'agent-tools-2-tool-picker');
+
+    // Its three tools: the language-model tools under the extension's group (by their reference names), and the MCP
+    // server's own once VS Code has started it ("Update Tools" in the server's folded group).
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    const shown = async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    const lists = async (names: string[]) => {
+      const texts = await shown();
+      return names.every((name) => texts.some((t) => t.startsWith(name)));
+    };
+    await poll(
+      async () => {
+        if (!(await lists(['axoAsk', 'axoSearch', 'axoArticle']))) {
+          await rows
+            .filter({ hasText: /^ALPHA & AXO$/ })
+            .locator('.monaco-tl-twistie')
+            .click({ timeout: 2_000 });
+        }
+        return lists(['axoAsk', 'axoSearch', 'axoArticle']);
+      },
+      30_000,
+      async () =>
+        `the extension's group does not list axoAsk, axoSearch and axoArticle: ${(await shown()).join(' | ')}`,
+    );
+    await poll(
+      async () => {
+        if (!(await lists(['axo_ask', 'axo_search', 'axo_article']))) {
+          const update = rows.filter({ hasText: /^Update Tools$/ });
+          if (await update.count()) {
+            await update.first().click({ timeout: 2_000 });
+          }
+        }
+        return lists(['axo_ask', 'axo_search', 'axo_article']);
+      },
+      60_000,
+      async () => `the MCP server's group does not list its three tools: ${(await shown()).join(' | ')}`,
+    );
+    const ask = (await shown()).find((t) => t.startsWith('axo_ask')) ?? '';
+    assert.match(ask, /Ask the AXO encyclopedia a factual question/, 'with the description the server gives');
+    await screenshot(page, 'agent-tools-3-tools-listed');
     await page.keyboard.press('Escape');
     assert.ok(
       service().requests.every((r) => r.keyKind !== 'chat'),
