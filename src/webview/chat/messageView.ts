@@ -7,6 +7,33 @@ import { renderMarkdownInto, StreamRenderer, type Decorate } from './render';
 
 /** Replies longer than this are drawn over several frames rather than in one go. */
 const LONG_REPLY_CHARS = 65_536;
+/**
+ * Replies with more formula delimiters than this (`$`, `\(`, `\[`: about half as many formulas) are drawn over
+ * several frames too: a formula costs about a millisecond and a half to render and lay out, so 200 of them drawn at
+ * once were a task of 264 ms (mathRender.bench).
+ */
+const MANY_FORMULA_DELIMITERS = 80;
+
+/** Whether `text` holds more than MANY_FORMULA_DELIMITERS formula delimiters (counted up to there). */
+function manyFormulas(text: string): boolean {
+  let count = 0;
+  for (let i = text.indexOf('$'), j = text.indexOf('\\'); i >= 0 || j >= 0;) {
+    if (j < 0 || (i >= 0 && i < j)) {
+      count++;
+      i = text.indexOf('$', i + 1);
+    } else {
+      const next = text[j + 1];
+      if (next === '(' || next === '[') {
+        count++;
+      }
+      j = text.indexOf('\\', j + 2);
+    }
+    if (count > MANY_FORMULA_DELIMITERS) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /** What a message element needs from the page. */
 export interface MessageContext {
@@ -92,8 +119,9 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
     footer.replaceChildren(
       h('span', { class: 'writing' }, icon('loading', true), h('span', {}, l10n.t('ALPHA is writing…'))),
     );
-  } else if (message.content.length > LONG_REPLY_CHARS) {
-    // A very long reply from history is drawn like a stream that already ended: in frames of bounded work.
+  } else if (message.content.length > LONG_REPLY_CHARS || (!message.sources?.length && manyFormulas(message.content))) {
+    // A very long reply from history, or one with many formulas, is drawn like a stream that already ended: in frames
+    // of bounded work (a grounded one keeps the one-go drawing, which links its source markers).
     element.renderer = new StreamRenderer(body, ctx.decorate, ctx.onRendered);
     element.renderer.reset(message.content);
     element.renderer.finish();

@@ -148,6 +148,29 @@ describe('Chat page: streamed Markdown ends as the whole reply renders', functio
     assert.deepEqual(differences, [], differences.join('\n'));
   });
 
+  it('a reply of 120 formulas from history (drawn over frames, like a long one) ends with every formula as MathML', async () => {
+    const formulas = Array.from({ length: 120 }, (_, i) => `x_{${i}}^2 + \\frac{${i}}{k+1}`);
+    const markdown = formulas.map((f, i) => `Step ${i}: $${f}$ holds.`).join('\n\n');
+    const drawn = (await page.evaluate(`(async (content) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const budget = { usedTokens: 0, limitTokens: 200000 };
+      const messages = [
+        { id: 'u-many', role: 'user', content: 'Many formulas', createdAt: 1 },
+        { id: 'a-many', role: 'assistant', content, createdAt: 2, status: 'done' },
+      ];
+      window.postMessage({ type: 'chat/state', state: { conversationId: 'many-formulas', title: 'Many', messages,
+        conversations: [], models: [], model: 'alpha', pendingContext: [], budget, hasSelection: false } }, '*');
+      const article = () => document.querySelector('main.log article:last-of-type');
+      const count = () => article()?.querySelectorAll('.content math').length ?? 0;
+      for (let frames = 0; count() < 120 && frames < 2000; frames++) await frame();
+      const notes = Array.from(article()?.querySelectorAll('.content math annotation') ?? [], (a) => a.textContent);
+      return { count: count(), notes, text: article()?.querySelector('.content')?.textContent ?? '' };
+    })(${JSON.stringify(markdown)})`)) as { count: number; notes: string[]; text: string };
+    assert.equal(drawn.count, 120);
+    assert.deepEqual(drawn.notes, formulas, 'each formula once, in order, named by its TeX');
+    assert.match(drawn.text, /^Step 0: .*Step 119: /s);
+  });
+
   it('lets through only the MathML Temml emits, with no inline style, and names each formula by its TeX', async () => {
     await streamExample(mathReply(), 7, 20_000);
     const drawn = (await page.evaluate(DRAWN_MATH)) as {
