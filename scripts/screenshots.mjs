@@ -1,6 +1,7 @@
 // Takes the README's screenshots: compiles, packages the extension, starts the fake service and code-server like
 // the UI tests, and saves chat streaming, code-block actions, an encyclopedia article, a hover, a grounded answer, math,
-// the prompt queue and the instructions with the context gauge into media/screenshots/ (test/e2e/screenshots/readme.test.ts). The .vsix leaves that folder out (.vscodeignore).
+// the prompt queue and the instructions with the context gauge into media/screenshots/
+// (test/e2e/screenshots/readme.test.ts). The .vsix leaves that folder out (.vscodeignore).
 //   npm run screenshots
 // Packaging cleans dist/ and code-server wants the machine to itself: where others test on the same checkout, run it
 // as `flock /tmp/alpha-axo-test.lock npm run screenshots`.
