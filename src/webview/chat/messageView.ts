@@ -119,10 +119,17 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
     footer.replaceChildren(
       h('span', { class: 'writing' }, icon('loading', true), h('span', {}, l10n.t('ALPHA is writing…'))),
     );
-  } else if (message.content.length > LONG_REPLY_CHARS || (!message.sources?.length && manyFormulas(message.content))) {
+  } else if (message.content.length > LONG_REPLY_CHARS || manyFormulas(message.content)) {
     // A very long reply from history, or one with many formulas, is drawn like a stream that already ended: in frames
-    // of bounded work (a grounded one keeps the one-go drawing, which links its source markers).
-    element.renderer = new StreamRenderer(body, ctx.decorate, ctx.onRendered);
+    // of bounded work. Its source markers are linked in each piece as it is drawn (a section drawn again too).
+    const count = message.sources?.length ?? 0;
+    const decorate: Decorate = count
+      ? (piece, stage) => {
+          ctx.decorate(piece, stage);
+          linkMarkers(piece, count, (n) => openSource(ctx, message, n));
+        }
+      : ctx.decorate;
+    element.renderer = new StreamRenderer(body, decorate, ctx.onRendered);
     element.renderer.reset(message.content);
     element.renderer.finish();
   } else {
@@ -243,7 +250,7 @@ const NOT_MARKERS = 'code, pre, a, kbd, samp';
  * Turns plain `[n]` markers (1 ≤ n ≤ `count`) in rendered text into links to source n. Only text nodes are
  * changed, never inside code or links, so nothing the reply says can become markup here.
  */
-export function linkMarkers(root: HTMLElement, count: number, open: (n: number) => void): void {
+export function linkMarkers(root: Node, count: number, open: (n: number) => void): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const nodes: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {

@@ -148,27 +148,43 @@ describe('Chat page: streamed Markdown ends as the whole reply renders', functio
     assert.deepEqual(differences, [], differences.join('\n'));
   });
 
-  it('a reply of 120 formulas from history (drawn over frames, like a long one) ends with every formula as MathML', async () => {
+  it('a reply of 120 formulas from history (drawn over frames, like a long one) ends with every formula as MathML and its source markers linked', async () => {
     const formulas = Array.from({ length: 120 }, (_, i) => `x_{${i}}^2 + \\frac{${i}}{k+1}`);
-    const markdown = formulas.map((f, i) => `Step ${i}: $${f}$ holds.`).join('\n\n');
+    // Grounded: every step cites source [1] or [2], and `[3]` (no such source) stays text.
+    const markdown = formulas.map((f, i) => `Step ${i}: $${f}$ holds [${(i % 2) + 1}].`).join('\n\n') + '\n\nNot [3].';
     const drawn = (await page.evaluate(`(async (content) => {
       const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       const budget = { usedTokens: 0, limitTokens: 200000 };
       const messages = [
         { id: 'u-many', role: 'user', content: 'Many formulas', createdAt: 1 },
-        { id: 'a-many', role: 'assistant', content, createdAt: 2, status: 'done' },
+        { id: 'a-many', role: 'assistant', content, createdAt: 2, status: 'done', sources: [
+          { title: 'One', kind: 'web', url: 'https://example.com/one' },
+          { title: 'Two', kind: 'none' },
+        ] },
       ];
       window.postMessage({ type: 'chat/state', state: { conversationId: 'many-formulas', title: 'Many', messages,
         conversations: [], models: [], model: 'alpha', pendingContext: [], budget, hasSelection: false } }, '*');
       const article = () => document.querySelector('main.log article:last-of-type');
       const count = () => article()?.querySelectorAll('.content math').length ?? 0;
-      for (let frames = 0; count() < 120 && frames < 2000; frames++) await frame();
+      const drawing = () => count() < 120 || document.querySelector('.live-block');
+      for (let frames = 0; drawing() && frames < 2000; frames++) await frame();
       const notes = Array.from(article()?.querySelectorAll('.content math annotation') ?? [], (a) => a.textContent);
-      return { count: count(), notes, text: article()?.querySelector('.content')?.textContent ?? '' };
-    })(${JSON.stringify(markdown)})`)) as { count: number; notes: string[]; text: string };
+      const citations = Array.from(article()?.querySelectorAll('.content a.citation') ?? [], (a) => a.textContent);
+      return { count: count(), notes, citations, text: article()?.querySelector('.content')?.textContent ?? '' };
+    })(${JSON.stringify(markdown)})`)) as {
+      count: number;
+      notes: string[];
+      citations: string[];
+      text: string;
+    };
     assert.equal(drawn.count, 120);
     assert.deepEqual(drawn.notes, formulas, 'each formula once, in order, named by its TeX');
-    assert.match(drawn.text, /^Step 0: .*Step 119: /s);
+    assert.match(drawn.text, /^Step 0: .*Step 119: .*Not \[3\]\.\s*$/s);
+    assert.deepEqual(
+      drawn.citations,
+      formulas.map((_, i) => `[${(i % 2) + 1}]`),
+      'each marker of a source links to it, once',
+    );
   });
 
   it('lets through only the MathML Temml emits, with no inline style, and names each formula by its TeX', async () => {
