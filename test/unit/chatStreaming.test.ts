@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
 import type { StoredMessage } from '../../src/core/chat/conversation';
 import { runReply, type ReplySource } from '../../src/core/chat/replyRunner';
-import { ThrottledTask, type Timers } from '../../src/core/chat/throttledTask';
+import { ThrottledTask } from '../../src/core/chat/throttledTask';
+import { fakeTimers } from './fakeTimers';
 import { ServiceError } from '../../src/core/service/errors';
 
 function reply(): StoredMessage {
@@ -193,30 +194,6 @@ describe('chat core: running a reply', () => {
     assert.equal(odd.error?.action, 'retry');
   });
 });
-
-/** Timers driven by hand. */
-function fakeTimers(): Timers & { advance(ms: number): void } {
-  let now = 0;
-  let queue: { at: number; cb: () => void; id: number }[] = [];
-  let next = 1;
-  return {
-    now: () => now,
-    setTimeout: (cb, ms) => {
-      const id = next++;
-      queue.push({ at: now + ms, cb, id });
-      return id;
-    },
-    clearTimeout: (id) => {
-      queue = queue.filter((t) => t.id !== id);
-    },
-    advance(ms) {
-      now += ms;
-      const due = queue.filter((t) => t.at <= now);
-      queue = queue.filter((t) => t.at > now);
-      due.forEach((t) => t.cb());
-    },
-  };
-}
 
 const tick = () => new Promise((r) => setImmediate(r));
 

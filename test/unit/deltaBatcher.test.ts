@@ -1,30 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { DeltaBatcher } from '../../src/core/chat/deltaBatcher';
-import type { Timers } from '../../src/core/chat/throttledTask';
-
-/** Timers driven by hand. */
-function fakeTimers(): Pick<Timers, 'setTimeout' | 'clearTimeout'> & { advance(ms: number): void; pending(): number } {
-  let now = 0;
-  let queue: { at: number; cb: () => void; id: number }[] = [];
-  let next = 1;
-  return {
-    setTimeout: (cb, ms) => {
-      const id = next++;
-      queue.push({ at: now + ms, cb, id });
-      return id;
-    },
-    clearTimeout: (id) => {
-      queue = queue.filter((t) => t.id !== id);
-    },
-    advance(ms) {
-      now += ms;
-      const due = queue.filter((t) => t.at <= now);
-      queue = queue.filter((t) => t.at > now);
-      due.forEach((t) => t.cb());
-    },
-    pending: () => queue.length,
-  };
-}
+import { fakeTimers } from './fakeTimers';
 
 describe('chat: deltas joined for the pages (src/core/chat/deltaBatcher)', () => {
   it('sends the first delta at once, joins those within the interval, and stops its timer when idle', () => {

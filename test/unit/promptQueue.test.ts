@@ -170,7 +170,10 @@ describe('prompt queue (src/core/chat/promptQueue, through the chat state)', () 
       again.state.prompts.entries().map((e) => [e.prompt.text, e.mine, e.waiting]),
       [['after the reload', true, true]],
     );
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Every job the new state started (its load, the queue's check) runs before the count is read.
+    for (let turn = 0; turn < 5; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     assert.equal(again.source.requests.length, 0, 'nothing is sent unasked');
     await again.state.prompts.resume();
     await again.recorder.when(/ended 1 done/);

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { AXO_TOOL_SPECS } from '../../../src/core/mcp/axoToolSpecs';
 import { startFakeService, type FakeService } from '../../fakeService/fakeService';
 import { extHostUserDataDir, filesUnder } from '../harness/paths';
+import { poll } from '../../support/until';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 
@@ -32,24 +33,6 @@ function extensionLog(): string {
 /** The text parts of a tool result. */
 function textOf(result: { content: unknown[] }): string {
   return result.content.map((part) => (part as { value?: unknown }).value ?? '').join('');
-}
-
-async function poll<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const ours = () => lm.tools.filter((tool) => tool.name.startsWith('axo_')).map((tool) => tool.name);

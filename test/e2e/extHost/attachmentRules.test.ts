@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ContextItem } from '../../../src/core/chat/conversation';
 import { silentLogger } from '../../../src/core/logger';
 import { AttachmentSource } from '../../../src/features/chat/attachmentSource';
+import { until } from '../../support/until';
 
 interface Asked {
   message: string;
@@ -26,20 +27,6 @@ function stubDialog(answer: () => string | undefined): { asked: Asked[]; restore
     return buttons.find((b) => b === answer());
   };
   return { asked, restore: () => (window.showWarningMessage = original) };
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 const items = (read: readonly (ContextItem | string)[]) => read.filter((r): r is ContextItem => typeof r !== 'string');

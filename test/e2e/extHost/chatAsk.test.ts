@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeService, type FakeService } from '../../fakeService/fakeService';
 import { extHostUserDataDir, filesUnder } from '../harness/paths';
+import { poll } from '../../support/until';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 
@@ -33,20 +34,6 @@ function extensionLog(): string {
   return filesUnder(path.join(extHostUserDataDir(), 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
     .map((file) => fs.readFileSync(file, 'utf8'))
     .join('\n');
-}
-
-async function poll<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('alpha.chat.ask called by another extension', () => {

@@ -2,19 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ServiceError } from '../../../src/core/service/errors';
 import { KeyRoutePrompt } from '../../../src/host/keyRoutePrompt';
-
-class MemoryState implements vscode.Memento {
-  private readonly values = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.values.keys()];
-  }
-  get<T>(key: string, fallback?: T): T {
-    return (this.values.has(key) ? this.values.get(key) : fallback) as T;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
+import { memoryMemento } from '../../support/memoryMemento';
+import { until } from '../../support/until';
 
 interface Asked {
   message: string;
@@ -53,7 +42,7 @@ describe('a key over plain http or unchecked TLS: what the user is asked', () =>
 
   it('asks once per host in a modal, remembers Send Anyway, and sends nothing on Cancel', async () => {
     let baseUrl = 'http://10.0.0.2:8080';
-    const prompt = new KeyRoutePrompt(new MemoryState(), {
+    const prompt = new KeyRoutePrompt(memoryMemento(), {
       get baseUrl() {
         return baseUrl;
       },
@@ -63,7 +52,7 @@ describe('a key over plain http or unchecked TLS: what the user is asked', () =>
     // Two requests at once: one question.
     const first = prompt.gate(route('http://10.0.0.2:8080/v1/alpha'));
     const second = prompt.gate(route('http://10.0.0.2:8080/v1/axo/ask'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => (asked.length > 0 ? true : undefined), 'the plain-http question was not asked');
     assert.equal(asked.length, 1);
     assert.equal(asked[0].modal, true);
     assert.match(asked[0].message, /Send your API key to 10\.0\.0\.2:8080 over plain http\?/);
@@ -91,7 +80,7 @@ describe('a key over plain http or unchecked TLS: what the user is asked', () =>
   });
 
   it('says once, naming the setting, that a key goes over a connection whose certificate is not checked', async () => {
-    const prompt = new KeyRoutePrompt(new MemoryState(), {
+    const prompt = new KeyRoutePrompt(memoryMemento(), {
       baseUrl: 'https://api.example',
       setBaseUrl: async () => undefined,
     });

@@ -7,6 +7,7 @@ import { nativeChatApi, type LanguageModelChat, type NativeChatApi } from '../..
 import { chatReply } from '../../fakeService/chatContent';
 import { startFakeService, type FakeService, type RecordedRequest } from '../../fakeService/fakeService';
 import { extHostUserDataDir, filesUnder } from '../harness/paths';
+import { poll } from '../../support/until';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 const VENDOR = 'alpha';
@@ -21,20 +22,6 @@ function extensionLog(): string {
   return filesUnder(path.join(extHostUserDataDir(), 'logs'), (file) => path.basename(file) === 'ALPHA & AXO.log')
     .map((file) => fs.readFileSync(file, 'utf8'))
     .join('\n');
-}
-
-async function poll<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('native chat', () => {

@@ -14,6 +14,7 @@ import { startRecordingProxy } from '../../support/recordingProxy';
 import { startSocksProxy } from '../../support/socksProxy';
 import { makeTestPki, startHttpsServer } from '../../support/tlsFixture';
 import { extHostUserDataDir, filesUnder, repoRoot, testHostDir } from '../harness/paths';
+import { poll } from '../../support/until';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 const KEY = 'fkc_network_paths_0123456789';
@@ -51,20 +52,6 @@ function storedReplies(marker: string): string[] {
       }
     })
     .map((m) => m.content);
-}
-
-async function poll<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /**

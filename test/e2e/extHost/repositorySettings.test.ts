@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { encyclopediaModels } from '../../../src/features/encyclopedia/encyclopediaConfig';
 import { noticeIgnoredSettings } from '../../../src/host/ignoredSettingsNotice';
 import { Settings } from '../../../src/host/settings';
+import { until } from '../../support/until';
+import { memoryMemento } from '../../support/memoryMemento';
 
 /** What a cloned repository's `.vscode/settings.json` tries: another billed model, no cost shown, grounding on. */
 const REPOSITORY_SETTINGS = `{
@@ -20,29 +22,6 @@ const REPOSITORY_SETTINGS = `{
   "alphaAxo.chat.stream": false,
 }`;
 
-async function until(probe: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-class MemoryState implements vscode.Memento {
-  private readonly values = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.values.keys()];
-  }
-  get<T>(key: string, fallback?: T): T {
-    return (this.values.has(key) ? this.values.get(key) : fallback) as T;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
-
 describe('settings a repository may not change', () => {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string;
   const file = path.join(folder ?? '', '.vscode', 'settings.json');
@@ -56,7 +35,7 @@ describe('settings a repository may not change', () => {
     for (let attempt = 1; ; attempt++) {
       fs.writeFileSync(file, text);
       try {
-        await until(read, what, 5_000);
+        await until(() => (read() ? true : undefined), what, 5_000);
         return;
       } catch (error) {
         if (attempt === 6) {
@@ -111,7 +90,7 @@ describe('settings a repository may not change', () => {
     };
     commands.executeCommand = async (...args: unknown[]) => void run.push(args);
     try {
-      const state = new MemoryState();
+      const state = memoryMemento();
       const names = await noticeIgnoredSettings(state);
       assert.deepEqual(names, [
         'alphaAxo.chat.model',
