@@ -1,0 +1,68 @@
+import * as assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+
+/** How a growth test is run and judged. */
+export interface GrowthOptions {
+  /** The smaller input's size; the larger one is `8 * n`. */
+  n: number;
+  /**
+   * The most the time may grow from n to 8n. Linear work grows 8 times, n log n about 9–10 times, quadratic 64
+   * times: 16 leaves room for a busy machine and still fails a quadratic reader.
+   */
+  factor?: number;
+  /** Rounds per size; the best round of each counts, so one stall of a busy machine does not decide. */
+  rounds?: number;
+  /** Below this time at 8n the growth is not judged (too small to measure); pick `n` so quadratic work passes it. */
+  floorMs?: number;
+  /** The most one run at 8n may take, whatever the growth: the bound a user would notice. */
+  maxMs?: number;
+}
+
+/** What a growth test measured, for a message or a report. */
+export interface Growth {
+  smallMs: number;
+  largeMs: number;
+  ratio: number;
+}
+
+function best(work: () => unknown, rounds: number): number {
+  let fastest = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    work();
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
+/** Times `run` on `make(n)` and `make(8n)`: the best of `rounds` runs at each size (after one warm-up run). */
+export function measureGrowth<T>(make: (n: number) => T, run: (input: T) => unknown, options: GrowthOptions): Growth {
+  const rounds = options.rounds ?? 3;
+  const small = make(options.n);
+  const large = make(8 * options.n);
+  run(small);
+  const smallMs = best(() => run(small), rounds);
+  const largeMs = best(() => run(large), rounds);
+  return { smallMs, largeMs, ratio: largeMs / Math.max(smallMs, 0.05) };
+}
+
+/**
+ * Fails when `run` grows by more than `factor` from `make(n)` to `make(8n)`, or when one run at 8n takes over
+ * `maxMs`. A time at 8n under `floorMs` passes the growth check: choose `n` so that quadratic work on the
+ * adversarial input is far above it (a quadratic reader at 8n takes 64 times its time at n).
+ */
+export function assertGrowth<T>(
+  name: string,
+  make: (n: number) => T,
+  run: (input: T) => unknown,
+  options: GrowthOptions,
+): Growth {
+  const { factor = 16, floorMs = 15, maxMs = 2_000 } = options;
+  const growth = measureGrowth(make, run, options);
+  const said = `${name}: ${growth.smallMs.toFixed(1)} ms at n=${options.n}, ${growth.largeMs.toFixed(1)} ms at 8n`;
+  assert.ok(growth.largeMs <= maxMs, `${said}: over the ${maxMs} ms bound`);
+  if (growth.largeMs > floorMs) {
+    assert.ok(growth.ratio <= factor, `${said}: grew ${growth.ratio.toFixed(1)} times (at most ${factor})`);
+  }
+  return growth;
+}
