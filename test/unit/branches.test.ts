@@ -3,12 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { allMessages, branchPlaces, branchPointCount, leavePath, switchBranch } from '../../src/core/chat/branches';
-import {
-  newConversation,
-  parseConversation,
-  type Conversation,
-  type StoredMessage,
-} from '../../src/core/chat/conversation';
+import { newConversation, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
+import { parseConversation } from '../../src/core/chat/conversationParse';
 import { ConversationEncoder } from '../../src/core/chat/store/conversationEncoder';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import { mergeConversations } from '../../src/core/chat/conversationMerge';

@@ -2,13 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
 import { ChatState } from '../../src/core/chat/chatState';
 import type { ChatStateListener, ConversationHolder, ReplySettings } from '../../src/core/chat/chatStateTypes';
-import {
-  newConversation,
-  parseConversation,
-  type ContextItem,
-  type Conversation,
-  type StoredMessage,
-} from '../../src/core/chat/conversation';
+import { newConversation, type ContextItem, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
+import { parseConversation } from '../../src/core/chat/conversationParse';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import type { GroundingResult } from '../../src/core/chat/grounding';
 import type { ReplySource } from '../../src/core/chat/replyRunner';

@@ -1,14 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { estimateMessagesTokens, fitToBudget, fitToContext } from '../../src/core/chat/contextBudget';
 import { formatTokens } from '../../src/shared/tokens';
-import {
-  INTERRUPTED_NOTICE,
-  lastOf,
-  newConversation,
-  parseConversation,
-  titleFor,
-  type Conversation,
-} from '../../src/core/chat/conversation';
+import { INTERRUPTED_NOTICE, lastOf, newConversation, titleFor, type Conversation } from '../../src/core/chat/conversation';
+import { parseConversation } from '../../src/core/chat/conversationParse';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import { languageIdForFence } from '../../src/core/chat/languageIds';
 import {

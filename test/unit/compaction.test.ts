@@ -2,13 +2,10 @@ import * as assert from 'node:assert/strict';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
 import { ChatState } from '../../src/core/chat/chatState';
 import type { ConversationHolder } from '../../src/core/chat/chatStateTypes';
-import { mergeCompactions, SUMMARY_PROMPT, type Compaction } from '../../src/core/chat/compaction';
-import {
-  newConversation,
-  parseConversation,
-  type ContextItem,
-  type Conversation,
-} from '../../src/core/chat/conversation';
+import { mergeCompactions, SUMMARY_PROMPT } from '../../src/core/chat/compaction';
+import type { Compaction } from '../../src/core/chat/conversation';
+import { newConversation, type ContextItem, type Conversation } from '../../src/core/chat/conversation';
+import { parseConversation } from '../../src/core/chat/conversationParse';
 import { mergeConversations } from '../../src/core/chat/conversationMerge';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import type { ReplySource } from '../../src/core/chat/replyRunner';

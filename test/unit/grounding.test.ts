@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatMessage } from '../../src/core/service/alphaClient';
 import { AxoClient } from '../../src/core/service/axoClient';
-import { parseConversation } from '../../src/core/chat/conversation';
+import { parseConversation } from '../../src/core/chat/conversationParse';
 import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
 import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
 import { articleOriginsOf, linkCitationMarkers, sourceAnchor, sourceTarget } from '../../src/core/chat/citations';

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { newConversation, parseConversation, type Conversation } from '../../src/core/chat/conversation';
+import { newConversation, type Conversation } from '../../src/core/chat/conversation';
+import { parseConversation } from '../../src/core/chat/conversationParse';
 import { mergeConversations } from '../../src/core/chat/conversationMerge';
-import { mergeQueues, queueEntries, STALE_RUNNING_MS, type QueuePart } from '../../src/core/chat/promptQueue';
+import { mergeQueues, queueEntries, STALE_RUNNING_MS } from '../../src/core/chat/promptQueue';
+import type { QueuePart } from '../../src/core/chat/conversation';
 import { MemoryHolder, setup, shape } from './chatStateHarness';
 
 /** The texts of the queued prompts as the window `owner` sees them, in order. */

@@ -9,7 +9,7 @@ import type { ConversationSummary } from './store/conversationSummary';
 import { OperationQueue } from './operationQueue';
 import { addPending, addPrompt, hasPromptTitle, titleFrom } from './promptAdd';
 import { prepareEdit, prepareRegenerate } from './versionEdits';
-import type { QueuedPrompt } from './promptQueue';
+import type { QueuedPrompt } from './conversation';
 import { PromptQueue } from './promptQueueRunner';
 import {
   deleteConversation,

@@ -1,6 +1,7 @@
 import { newId, type StoredError, type StoredMessage } from './conversation';
 import type { ChatStateOptions } from './chatStateTypes';
-import { SUMMARY_PROMPT, activeCompaction, compactionRange, summaryMessage, type Compaction } from './compaction';
+import { SUMMARY_PROMPT, activeCompaction, compactionRange, summaryMessage } from './compaction';
+import type { Compaction } from './conversation';
 import { requestMessages } from './promptMessages';
 import { buildRequest } from './requestBuilder';
 import { runReply, storedError } from './replyRunner';

@@ -1,30 +1,7 @@
 import type { ChatMessage } from '../service/alphaClient';
-import { parseUsage, type ReplyUsage } from '../service/usage';
-import type { Conversation, StoredMessage } from './conversation';
+import { parseUsage } from '../service/usage';
+import type { Compaction, Conversation, StoredMessage } from './conversation';
 
-/**
- * Compaction: ALPHA summarises the older turns of the path shown into one message, which is sent instead of them
- * from then on. The originals stay in the conversation (shown, searched, exported); only requests change.
- *
- * Branches: a compaction names the last message it summarised (`throughId`). Every path that runs through that
- * message (the path it was made on, and any branch that leaves it later) sends the summary in place of that message
- * and all before it; a branch that leaves the path earlier (an edited earlier prompt) sends its own messages.
- * Undo marks it undone: the originals are sent again; it is kept, since its request was billed.
- */
-export interface Compaction {
-  id: string;
-  /** The last message summarised. */
-  throughId: string;
-  /** How many messages of the path it was made on it stands for. */
-  messages: number;
-  summary: string;
-  createdAt: number;
-  model: string;
-  /** The summary's request: billed like a reply. */
-  usage?: ReplyUsage;
-  /** Undo: the originals are sent again. */
-  undone?: boolean;
-}
 
 /** What ALPHA is asked, after the turns to summarise. */
 export const SUMMARY_PROMPT =

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorInfo } from '../service/errors';
 import * as l10n from '@vscode/l10n';
 import type { Citation } from '../service/normalize';
-import { parseUsage, type ReplyUsage } from '../service/usage';
-import { parseQueue, type QueuePart } from './promptQueue';
-import { CONVERSATION_VERSION, migrateConversation } from './store/conversationSchema';
-import { parseCompactions, type Compaction } from './compaction';
+import type { ReplyUsage } from '../service/usage';
+import { CONVERSATION_VERSION } from './store/conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'interrupted' | 'error';
@@ -95,6 +93,56 @@ export interface Conversation {
   queue?: QueuePart[];
 }
 
+/**
+ * Compaction: ALPHA summarises the older turns of the path shown into one message, which is sent instead of them
+ * from then on. The originals stay in the conversation (shown, searched, exported); only requests change.
+ *
+ * Branches: a compaction names the last message it summarised (`throughId`). Every path that runs through that
+ * message (the path it was made on, and any branch that leaves it later) sends the summary in place of that message
+ * and all before it; a branch that leaves the path earlier (an edited earlier prompt) sends its own messages.
+ * Undo marks it undone: the originals are sent again; it is kept, since its request was billed.
+ */
+export interface Compaction {
+  id: string;
+  /** The last message summarised. */
+  throughId: string;
+  /** How many messages of the path it was made on it stands for. */
+  messages: number;
+  summary: string;
+  createdAt: number;
+  model: string;
+  /** The summary's request: billed like a reply. */
+  usage?: ReplyUsage;
+  /** Undo: the originals are sent again. */
+  undone?: boolean;
+}
+
+/** A prompt written while a reply streamed, waiting its turn with what it was queued with. */
+export interface QueuedPrompt {
+  id: string;
+  text: string;
+  /** The context chips that were pending when it was queued (they go with it, not with the next prompt). */
+  context?: ContextItem[];
+  /** "Ground with AXO" as it was when it was queued. */
+  groundWithAxo: boolean;
+  /** The model chosen when it was queued. */
+  model: string;
+  queuedAt: number;
+}
+
+/**
+ * One window's part of a conversation's queue. Only the window that queued a prompt runs it (`owner` is that
+ * window's id, new at every start of the extension); the others show it. A part changes only in its owner's window,
+ * so two windows' parts merge by taking each part from the copy that changed it last (`changedAt`).
+ */
+export interface QueuePart {
+  owner: string;
+  changedAt: number;
+  /** The owner runs it: the next prompt goes when the reply running there ends. False: it waits to be resumed. */
+  running: boolean;
+  prompts: QueuedPrompt[];
+}
+
 /** The notice on a reply that a reload or crash cut short. */
 export const INTERRUPTED_NOTICE = 'Interrupted: the window closed or reloaded before the reply was complete.';
 
@@ -139,135 +187,6 @@ export function displayTitle(conversation: Pick<Conversation, 'title'>): string 
   return conversation.title || l10n.t('New conversation');
 }
 
-/**
- * Reads a conversation from parsed JSON of any file version (see conversationSchema), tolerating missing optional
- * fields and dropping malformed messages. Replies still marked `streaming` (the window went away mid-stream) come
- * back `interrupted`, unless `keepStreaming` (a merge compares the file as another window wrote it).
- * Returns undefined when the value is not a conversation at all.
- */
-export function parseConversation(input: unknown, keepStreaming = false): Conversation | undefined {
-  if (!isRecord(input)) {
-    return undefined;
-  }
-  const value = migrateConversation(input);
-  if (typeof value.id !== 'string' || !Array.isArray(value.messages)) {
-    return undefined;
-  }
-  const messages = value.messages.map(parseMessage).filter((m): m is StoredMessage => m !== undefined);
-  for (const message of messages) {
-    delete message.parentId;
-  }
-  const branches = Array.isArray(value.branches)
-    ? value.branches.map(parseMessage).filter((m): m is StoredMessage => m !== undefined)
-    : [];
-  const createdAt = num(value.createdAt) ?? messages[0]?.createdAt ?? 0;
-  const queue = parseQueue(value.queue);
-  return {
-    version: CONVERSATION_VERSION,
-    id: value.id,
-    title:
-      typeof value.title === 'string' ? value.title : titleFor(messages.find((m) => m.role === 'user')?.content ?? ''),
-    createdAt,
-    updatedAt: num(value.updatedAt) ?? createdAt,
-    messages: keepStreaming ? messages : messages.map(markInterrupted),
-    ...(branches.length ? { branches: keepStreaming ? branches : branches.map(markInterrupted) } : {}),
-    ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
-    ...(value.pinned === true ? { pinned: true } : {}),
-    ...compactionsOf(value.compactions),
-    ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
-    ...(queue ? { queue } : {}),
-  };
-}
-
-function compactionsOf(value: unknown): { compactions?: Compaction[] } {
-  const compactions = parseCompactions(value);
-  return compactions.length ? { compactions } : {};
-}
-
-function parseMessage(value: unknown): StoredMessage | undefined {
-  if (!isRecord(value) || (value.role !== 'user' && value.role !== 'assistant') || typeof value.content !== 'string') {
-    return undefined;
-  }
-  const message: StoredMessage = {
-    id: typeof value.id === 'string' ? value.id : newId(),
-    role: value.role,
-    content: value.content,
-    createdAt: num(value.createdAt) ?? 0,
-  };
-  if (typeof value.status === 'string' && STATUSES.has(value.status as ReplyStatus)) {
-    message.status = value.status as ReplyStatus;
-  }
-  if (isRecord(value.error) && typeof value.error.message === 'string') {
-    message.error = value.error as unknown as StoredError;
-  }
-  if (Array.isArray(value.context)) {
-    message.context = value.context.filter(
-      (c): c is ContextItem => isRecord(c) && typeof c.label === 'string' && typeof c.content === 'string',
-    );
-  }
-  if (typeof value.notice === 'string') {
-    message.notice = value.notice;
-  }
-  if (typeof value.model === 'string') {
-    message.model = value.model;
-  }
-  if (typeof value.parentId === 'string') {
-    message.parentId = value.parentId;
-  }
-  const usage = parseUsage(value.usage);
-  if (usage) {
-    message.usage = usage;
-  }
-  const trim = parseTrim(value.trim);
-  if (trim) {
-    message.trim = trim;
-  }
-  if (Array.isArray(value.sources)) {
-    message.sources = value.sources
-      .filter((c): c is Record<string, unknown> => isRecord(c) && typeof c.title === 'string')
-      .map((c) =>
-        typeof c.url === 'string' ? { title: c.title as string, url: c.url } : { title: c.title as string },
-      );
-  }
-  return message;
-}
-
-/** A stored trim record, its fields checked one by one (one from a file may be anything). */
-function parseTrim(value: unknown): TrimRecord | undefined {
-  if (!isRecord(value) || num(value.limit) === undefined) {
-    return undefined;
-  }
-  const trim: TrimRecord = { limit: value.limit as number };
-  if (num(value.messages) !== undefined && (value.messages as number) > 0) {
-    trim.messages = value.messages as number;
-  }
-  if (Array.isArray(value.attachments)) {
-    const labels = value.attachments.filter((a): a is string => typeof a === 'string');
-    if (labels.length) {
-      trim.attachments = labels;
-    }
-  }
-  if (value.instructions === true) {
-    trim.instructions = true;
-  }
-  if (typeof value.cut === 'string') {
-    trim.cut = value.cut;
-  }
-  if (value.grounding === true) {
-    trim.grounding = true;
-  }
-  return trim;
-}
-
-const STATUSES = new Set<ReplyStatus>(['streaming', 'done', 'stopped', 'interrupted', 'error']);
-
-function markInterrupted(message: StoredMessage): StoredMessage {
-  if (message.status !== 'streaming') {
-    return message;
-  }
-  return { ...message, status: 'interrupted', notice: INTERRUPTED_NOTICE };
-}
-
 /** The last message with `role`, and its index. */
 export function lastOf(
   conversation: Conversation,
@@ -279,12 +198,4 @@ export function lastOf(
     }
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

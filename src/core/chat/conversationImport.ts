@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { newId, parseConversation, type Conversation } from './conversation';
+import { newId, type Conversation } from './conversation';
+import { parseConversation } from './conversationParse';
 import { EXPORT_FORMAT, EXPORT_VERSION, MAX_TRANSFER_BYTES } from './conversationExport';
 import { parseMarkdownExport } from './markdownImport';
 import { CONVERSATION_VERSION, migrateConversation } from './store/conversationSchema';

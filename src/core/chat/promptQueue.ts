@@ -1,30 +1,5 @@
-import type { ContextItem, Conversation } from './conversation';
+import type { ContextItem, Conversation, QueuedPrompt, QueuePart } from './conversation';
 
-/** A prompt written while a reply streamed, waiting its turn with what it was queued with. */
-export interface QueuedPrompt {
-  id: string;
-  text: string;
-  /** The context chips that were pending when it was queued (they go with it, not with the next prompt). */
-  context?: ContextItem[];
-  /** "Ground with AXO" as it was when it was queued. */
-  groundWithAxo: boolean;
-  /** The model chosen when it was queued. */
-  model: string;
-  queuedAt: number;
-}
-
-/**
- * One window's part of a conversation's queue. Only the window that queued a prompt runs it (`owner` is that
- * window's id, new at every start of the extension); the others show it. A part changes only in its owner's window,
- * so two windows' parts merge by taking each part from the copy that changed it last (`changedAt`).
- */
-export interface QueuePart {
-  owner: string;
-  changedAt: number;
-  /** The owner runs it: the next prompt goes when the reply running there ends. False: it waits to be resumed. */
-  running: boolean;
-  prompts: QueuedPrompt[];
-}
 
 /** A running part nobody has changed for this long is taken as one whose window went away without saying so. */
 export const STALE_RUNNING_MS = 60 * 60 * 1000;

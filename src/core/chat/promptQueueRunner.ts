@@ -1,6 +1,6 @@
 import type { ReplySettings } from './chatStateTypes';
 import type { OrganiseContext } from './organise';
-import { newId, type ContextItem, type Conversation } from './conversation';
+import { newId, type ContextItem, type Conversation, type QueuedPrompt, type QueuePart } from './conversation';
 import {
   adoptWaiting,
   claimPrompt,
@@ -8,8 +8,6 @@ import {
   ownPart,
   queueEntries,
   type QueueEntry,
-  type QueuedPrompt,
-  type QueuePart,
 } from './promptQueue';
 
 /** What the queue asks of the chat state it belongs to. */

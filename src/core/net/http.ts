@@ -21,6 +21,7 @@ import {
   headerOf,
   readText,
   wrapResponse,
+  type HttpResponse,
 } from './responseBody';
 
 /** Network settings, read fresh for every request. */
@@ -45,22 +46,6 @@ export interface HttpRequest {
   signal?: AbortSignal;
 }
 
-/** A successful (2xx) response whose body has not been read yet. */
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: AsyncIterable<Uint8Array>;
-  /** Reads the whole body as UTF-8 text (bounded), with the session's keys removed. */
-  text(): Promise<string>;
-  /** The same response reading `body` instead (its body replayed after a look at its start), keys removed alike. */
-  withBody(body: AsyncIterable<Uint8Array>): HttpResponse;
-  /**
-   * Stops reading. With `graceMs`, the rest of the body is drained for that long so the response can end by
-   * itself and its keep-alive connection be reused (a stream after `[DONE]`); past that, or without it, the
-   * body is destroyed, which closes the connection.
-   */
-  dispose(graceMs?: number): void;
-}
 
 const MAX_REDIRECTS = 5;
 

@@ -4,12 +4,29 @@ import type { Dispatcher } from 'undici';
 import * as l10n from '@vscode/l10n';
 import { ServiceError, isAbortError } from '../service/errors';
 import type { SecretScrubber } from '../service/secretScrubber';
-import type { HttpResponse } from './http';
 
 /**
  * Reading a response's body: decoding its content encoding, reading it whole within a bound, draining or closing
  * what is left of it.
  */
+
+/** A successful (2xx) response whose body has not been read yet. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<Uint8Array>;
+  /** Reads the whole body as UTF-8 text (bounded), with the session's keys removed. */
+  text(): Promise<string>;
+  /** The same response reading `body` instead (its body replayed after a look at its start), keys removed alike. */
+  withBody(body: AsyncIterable<Uint8Array>): HttpResponse;
+  /**
+   * Stops reading. With `graceMs`, the rest of the body is drained for that long so the response can end by
+   * itself and its keep-alive connection be reused (a stream after `[DONE]`); past that, or without it, the
+   * body is destroyed, which closes the connection.
+   */
+  dispose(graceMs?: number): void;
+}
+
 
 /** The most a whole (not streamed) body may decode to. */
 export const MAX_TEXT_BYTES = 32 * 1024 * 1024;

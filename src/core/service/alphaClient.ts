@@ -1,7 +1,7 @@
 import { ServiceError, isAbortError } from './errors';
 import { errorFromTransport } from './httpErrors';
 import { canTell, looksLikeEventStream, looksLikeJsonLines, peekBody, type PeekedBody } from '../net/bodyPeek';
-import type { HttpResponse } from '../net/http';
+import type { HttpResponse } from '../net/responseBody';
 import { isEventStream, isJsonLines, isJsonType } from '../net/mediaType';
 import { normalizeChatReply } from './normalize';
 import { readJson, requireKey, urlFor, type ServiceContext } from './serviceContext';

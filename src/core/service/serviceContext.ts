@@ -1,6 +1,7 @@
 import { endpointUrl, parseBaseUrl } from './baseUrl';
 import { ServiceError, isAbortError, keyLabel, type KeyKind } from './errors';
-import type { HttpClient, HttpResponse } from '../net/http';
+import type { HttpClient } from '../net/http';
+import type { HttpResponse } from '../net/responseBody';
 import type { Logger } from '../logger';
 import * as l10n from '@vscode/l10n';
 import { mediaTypeOf } from '../net/mediaType';

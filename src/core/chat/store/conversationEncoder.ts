@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parseConversation, type Conversation, type StoredMessage } from '../conversation';
+import type { Conversation, StoredMessage } from '../conversation';
+import { parseConversation } from '../conversationParse';
 import { CONVERSATION_VERSION } from './conversationSchema';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */
