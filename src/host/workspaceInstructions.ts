@@ -6,14 +6,14 @@ import {
   tooLargeToRead,
   type InstructionFile,
   type Instructions,
-} from '../core/chat/instructions';
+} from '../core/chat/request/instructions';
 import { describeError } from '../core/service/errors';
 import { DisposableOwner } from './disposables';
 import type { HostLogger } from './logger';
 import type { Settings } from './settings';
 
 /**
- * The repository's instructions for ALPHA (src/core/chat/instructions.ts), read from the workspace folders and kept
+ * The repository's instructions for ALPHA (src/core/chat/request/instructions.ts), read from the workspace folders and kept
  * current: read again when a file changes, a folder comes or goes, the workspace is trusted, or the setting changes.
  * None in an untrusted workspace (a cloned repository's text steering the model is prompt injection) and none while
  * `alphaAxo.chat.workspaceInstructions` is off. `current` is what the next request sends (the chat, `@alpha` and

@@ -139,7 +139,7 @@ export interface ModelView {
 export interface BudgetView {
   usedTokens: number;
   limitTokens: number;
-  /** The parts of `usedTokens` (the gauge's bar): see `Budget` in src/core/chat/chatStateTypes.ts. */
+  /** The parts of `usedTokens` (the gauge's bar): see `Budget` in src/core/chat/runs/chatStateTypes.ts. */
   parts: { conversation: number; attachments: number; instructions: number; grounding: number };
   /** The repository's instructions sent with each request (absent: none are read). */
   instructions?: InstructionsView;
@@ -223,7 +223,7 @@ export interface ChatStateView {
   compaction?: CompactionView;
 }
 
-/** A summary sent instead of the older turns of the path shown (see src/core/chat/compaction.ts). */
+/** A summary sent instead of the older turns of the path shown (see src/core/chat/conversation/compaction.ts). */
 export interface CompactionView {
   id: string;
   /** The last message it stands for: the marker follows it. */

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { branchPlaces, branchPointCount, switchBranch } from '../../src/core/chat/branches';
-import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation';
-import { searchConversations } from '../../src/core/chat/conversationSearch';
+import { branchPlaces, branchPointCount, switchBranch } from '../../src/core/chat/conversation/branches';
+import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation/conversation';
+import { searchConversations } from '../../src/core/chat/conversation/conversationSearch';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
-import { newConversation, newId, type Conversation } from '../../src/core/chat/conversation';
+import { newConversation, newId, type Conversation } from '../../src/core/chat/conversation/conversation';
 import type { MessageView } from '../../src/protocol/chatProtocol';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { branchPointCount } from '../../src/core/chat/branches';
-import { exportJson } from '../../src/core/chat/conversationExport';
-import { importConversation } from '../../src/core/chat/conversationImport';
+import { branchPointCount } from '../../src/core/chat/conversation/branches';
+import { exportJson } from '../../src/core/chat/transfer/conversationExport';
+import { importConversation } from '../../src/core/chat/transfer/conversationImport';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 import { branchedConversation, pageState } from './branches.bench';

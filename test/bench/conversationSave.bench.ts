@@ -1,7 +1,12 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newConversation, newId, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
+import {
+  newConversation,
+  newId,
+  type Conversation,
+  type StoredMessage,
+} from '../../src/core/chat/conversation/conversation';
 import { ConversationEncoder } from '../../src/core/chat/store/conversationEncoder';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';

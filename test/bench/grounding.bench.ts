@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { AlphaClient, type ChatMessage } from '../../src/core/service/alphaClient';
 import { AxoClient } from '../../src/core/service/axoClient';
-import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
-import { groundQuestion } from '../../src/core/chat/grounding';
+import { fitGroundedToContext } from '../../src/core/chat/request/groundedBudget';
+import { groundQuestion } from '../../src/core/chat/request/grounding';
 import { EncyclopediaStore } from '../../src/core/encyclopedia/encyclopediaStore';
-import { fitToContext } from '../../src/core/chat/contextBudget';
+import { fitToContext } from '../../src/core/chat/request/contextBudget';
 import { HttpClient } from '../../src/core/net/http';
 import type { Logger } from '../../src/core/logger';
 import { startFakeService } from '../fakeService/fakeService';

@@ -1,12 +1,12 @@
 import { readFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fitToContext } from '../../src/core/chat/contextBudget';
-import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation';
+import { fitToContext } from '../../src/core/chat/request/contextBudget';
+import { newConversation, newId, titleFor, type Conversation } from '../../src/core/chat/conversation/conversation';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { summaryOf } from '../../src/core/chat/store/conversationSummary';
-import { searchConversations } from '../../src/core/chat/conversationSearch';
-import { requestMessages } from '../../src/core/chat/promptMessages';
+import { searchConversations } from '../../src/core/chat/conversation/conversationSearch';
+import { requestMessages } from '../../src/core/chat/request/promptMessages';
 import { silentLogger } from '../../src/core/logger';
 import { ChatSession } from '../../src/features/chat/chatSession';
 import { chatReply, longReply } from '../fakeService/chatContent';

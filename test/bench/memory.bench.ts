@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { WebSocket } from 'undici';
-import { newConversation, newId, type Conversation } from '../../src/core/chat/conversation';
+import { newConversation, newId, type Conversation } from '../../src/core/chat/conversation/conversation';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';

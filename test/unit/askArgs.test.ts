@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseAskArgs } from '../../src/core/chat/askArgs';
+import { parseAskArgs } from '../../src/core/chat/request/askArgs';
 
 describe('alpha.chat.ask arguments from other extensions', () => {
   it('takes a prompt and a context, and never a ready-made reply', () => {

@@ -6,9 +6,9 @@ import {
   plainTerminalText,
   rankPaths,
   refusal,
-} from '../../src/core/chat/attachments';
+} from '../../src/core/chat/request/attachments';
 
-describe('chat core: attachments (src/core/chat/attachments)', () => {
+describe('chat core: attachments (src/core/chat/request/attachments)', () => {
   it('refuses binary and huge files with the reason; text is accepted', () => {
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     assert.match(refusal('logo.png', png) ?? '', /logo\.png is a binary file/);
@@ -20,11 +20,16 @@ describe('chat core: attachments (src/core/chat/attachments)', () => {
   });
 
   it('fuzzy file search: characters in order, the file name and word starts first', () => {
-    const paths = ['src/core/chat/conversation.ts', 'docs/notes.md', 'notes/old/readme.md', 'src/nothing.ts'];
+    const paths = [
+      'src/core/chat/conversation/conversation.ts',
+      'docs/notes.md',
+      'notes/old/readme.md',
+      'src/nothing.ts',
+    ];
     assert.deepEqual(rankPaths('notes', paths, 10).slice(0, 1), ['docs/notes.md']);
-    assert.deepEqual(rankPaths('conv', paths, 10), ['src/core/chat/conversation.ts']);
+    assert.deepEqual(rankPaths('conv', paths, 10), ['src/core/chat/conversation/conversation.ts']);
     assert.equal(fuzzyScore('xyz', 'src/a.ts'), undefined);
-    assert.ok((fuzzyScore('cts', 'src/core/chat/conversation.ts') ?? -1) >= 0, 'a subsequence matches');
+    assert.ok((fuzzyScore('cts', 'src/core/chat/conversation/conversation.ts') ?? -1) >= 0, 'a subsequence matches');
     assert.deepEqual(rankPaths('', paths, 2).length, 2, 'nothing typed lists files');
   });
 

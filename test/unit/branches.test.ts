@@ -2,14 +2,20 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { allMessages, branchPlaces, branchPointCount, leavePath, switchBranch } from '../../src/core/chat/branches';
-import { newConversation, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
-import { parseConversation } from '../../src/core/chat/conversationParse';
+import {
+  allMessages,
+  branchPlaces,
+  branchPointCount,
+  leavePath,
+  switchBranch,
+} from '../../src/core/chat/conversation/branches';
+import { newConversation, type Conversation, type StoredMessage } from '../../src/core/chat/conversation/conversation';
+import { parseConversation } from '../../src/core/chat/conversation/conversationParse';
 import { ConversationEncoder } from '../../src/core/chat/store/conversationEncoder';
-import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
-import { mergeConversations } from '../../src/core/chat/conversationMerge';
+import { conversationMarkdown } from '../../src/core/chat/transfer/conversationMarkdown';
+import { mergeConversations } from '../../src/core/chat/conversation/conversationMerge';
 import { CONVERSATION_VERSION, migrateConversation } from '../../src/core/chat/store/conversationSchema';
-import { searchConversations } from '../../src/core/chat/conversationSearch';
+import { searchConversations } from '../../src/core/chat/conversation/conversationSearch';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 
@@ -51,7 +57,7 @@ function editAt(conversation: Conversation, index: number, text: string): void {
   conversation.messages.push({ ...message('user', text), ...(old.context ? { context: old.context } : {}) });
 }
 
-describe('chat core: branches (src/core/chat/branches)', () => {
+describe('chat core: branches (src/core/chat/conversation/branches)', () => {
   it('edit: the old prompt and what followed it stay as a branch; the new prompt is its sibling', () => {
     const conversation = twoTurns();
     editAt(conversation, 0, 'Q1 better');

@@ -1,13 +1,18 @@
 import * as assert from 'node:assert/strict';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
-import { ChatState } from '../../src/core/chat/chatState';
-import type { ChatStateListener, ConversationHolder, ReplySettings } from '../../src/core/chat/chatStateTypes';
-import { newConversation, type ContextItem, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
-import { parseConversation } from '../../src/core/chat/conversationParse';
-import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
-import type { GroundingResult } from '../../src/core/chat/grounding';
-import type { ReplySource } from '../../src/core/chat/replyRunner';
-import { buildRequest } from '../../src/core/chat/requestBuilder';
+import { ChatState } from '../../src/core/chat/runs/chatState';
+import type { ChatStateListener, ConversationHolder, ReplySettings } from '../../src/core/chat/runs/chatStateTypes';
+import {
+  newConversation,
+  type ContextItem,
+  type Conversation,
+  type StoredMessage,
+} from '../../src/core/chat/conversation/conversation';
+import { parseConversation } from '../../src/core/chat/conversation/conversationParse';
+import { conversationMarkdown } from '../../src/core/chat/transfer/conversationMarkdown';
+import type { GroundingResult } from '../../src/core/chat/request/grounding';
+import type { ReplySource } from '../../src/core/chat/runs/replyRunner';
+import { buildRequest } from '../../src/core/chat/request/requestBuilder';
 import { migrateConversation } from '../../src/core/chat/store/conversationSchema';
 import { silentLogger } from '../../src/core/logger';
 import { estimateTokens } from '../../src/core/service/tokenEstimate';
@@ -106,7 +111,7 @@ function history(holder: Holder, turns: number, tokens: number): void {
 
 const file = (label: string, content: string): ContextItem => ({ id: label, label, content, language: 'ts' });
 
-describe('chat: the budget order on every path (src/core/chat/requestBuilder through the chat state)', () => {
+describe('chat: the budget order on every path (src/core/chat/request/requestBuilder through the chat state)', () => {
   it('12 older turns and a 7,200-token attachment on a 32K model: the attachment is stored and sent whole, the oldest turns go, and the reply says so', async () => {
     const { holder, source, notices, state } = setup('skyflash');
     history(holder, 12, 1_000);

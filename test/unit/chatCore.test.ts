@@ -1,18 +1,24 @@
 import * as assert from 'node:assert/strict';
-import { estimateMessagesTokens, fitToBudget, fitToContext } from '../../src/core/chat/contextBudget';
+import { estimateMessagesTokens, fitToBudget, fitToContext } from '../../src/core/chat/request/contextBudget';
 import { formatTokens } from '../../src/shared/tokens';
-import { INTERRUPTED_NOTICE, lastOf, newConversation, titleFor, type Conversation } from '../../src/core/chat/conversation';
-import { parseConversation } from '../../src/core/chat/conversationParse';
-import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
-import { languageIdForFence } from '../../src/core/chat/languageIds';
+import {
+  INTERRUPTED_NOTICE,
+  lastOf,
+  newConversation,
+  titleFor,
+  type Conversation,
+} from '../../src/core/chat/conversation/conversation';
+import { parseConversation } from '../../src/core/chat/conversation/conversationParse';
+import { conversationMarkdown } from '../../src/core/chat/transfer/conversationMarkdown';
+import { languageIdForFence } from '../../src/core/chat/workspace/languageIds';
 import {
   contextTokensOf,
   isSelectableModel,
   CHAT_LINEUP,
   modelLabel,
   parseContextSize,
-} from '../../src/core/chat/modelLineup';
-import { contextBlock, fenceFor, promptText, requestMessages } from '../../src/core/chat/promptMessages';
+} from '../../src/core/chat/request/modelLineup';
+import { contextBlock, fenceFor, promptText, requestMessages } from '../../src/core/chat/request/promptMessages';
 import type { ChatMessage } from '../../src/core/service/alphaClient';
 
 describe('chat core: conversation', () => {

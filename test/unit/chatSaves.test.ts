@@ -2,12 +2,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newConversation, newId, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
+import {
+  newConversation,
+  newId,
+  type Conversation,
+  type StoredMessage,
+} from '../../src/core/chat/conversation/conversation';
 import { ConversationEncoder } from '../../src/core/chat/store/conversationEncoder';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { nodeFolderWatcher } from '../../src/core/storage/folderWatcher';
 import { silentLogger, type Logger } from '../../src/core/logger';
-import type { ExternalChange } from '../../src/core/chat/chatStateTypes';
+import type { ExternalChange } from '../../src/core/chat/runs/chatStateTypes';
 import { ChatSession } from '../../src/features/chat/chatSession';
 import { memoryMemento } from '../support/memoryMemento';
 

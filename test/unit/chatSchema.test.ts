@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseConversation } from '../../src/core/chat/conversationParse';
+import { parseConversation } from '../../src/core/chat/conversation/conversationParse';
 import { CONVERSATION_VERSION, migrateConversation, versionOf } from '../../src/core/chat/store/conversationSchema';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';

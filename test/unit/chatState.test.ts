@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { INTERRUPTED_NOTICE } from '../../src/core/chat/conversation';
-import { branchPlaces } from '../../src/core/chat/branches';
+import { INTERRUPTED_NOTICE } from '../../src/core/chat/conversation/conversation';
+import { branchPlaces } from '../../src/core/chat/conversation/branches';
 import { ServiceError } from '../../src/core/service/errors';
 
 import { deferred, setup, shape } from './chatStateHarness';
@@ -19,7 +19,7 @@ async function streamingInANextToB(prompt: string) {
   return { ...parts, a, b, sending };
 }
 
-describe('chat state (src/core/chat/chatState)', () => {
+describe('chat state (src/core/chat/runs/chatState)', () => {
   it('send: adds the prompt and its reply, streams it, saves it, and tells in order', async () => {
     const { state, holder, source, recorder } = setup();
     await state.send('What is TypeScript?');

@@ -1,22 +1,22 @@
 /* The chat state's test harness: a reply source the test drives, conversations in memory, a listener that records. */
 import type { ChatRequest, UsageListener } from '../../src/core/service/alphaClient';
 import type { TokenUsage } from '../../src/core/service/usage';
-import { ChatState } from '../../src/core/chat/chatState';
+import { ChatState } from '../../src/core/chat/runs/chatState';
 import type {
   ChatStateListener,
   ConversationHolder,
   ExternalChange,
   ReplySettings,
-} from '../../src/core/chat/chatStateTypes';
+} from '../../src/core/chat/runs/chatStateTypes';
 import {
   newConversation,
   type ContextItem,
   type Conversation,
   type StoredMessage,
-} from '../../src/core/chat/conversation';
+} from '../../src/core/chat/conversation/conversation';
 import { summaryOf, type ConversationSummary } from '../../src/core/chat/store/conversationSummary';
-import type { GroundingResult } from '../../src/core/chat/grounding';
-import type { ReplySource } from '../../src/core/chat/replyRunner';
+import type { GroundingResult } from '../../src/core/chat/request/grounding';
+import type { ReplySource } from '../../src/core/chat/runs/replyRunner';
 import { silentLogger, type Logger } from '../../src/core/logger';
 
 /** A promise and the function that settles it. */

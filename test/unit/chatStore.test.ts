@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newConversation, type Conversation } from '../../src/core/chat/conversation';
+import { newConversation, type Conversation } from '../../src/core/chat/conversation/conversation';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { isConversationId } from '../../src/core/chat/store/conversationSummary';
 import { silentLogger } from '../../src/core/logger';

@@ -2,10 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newConversation, newId, type Conversation, type StoredMessage } from '../../src/core/chat/conversation';
+import {
+  newConversation,
+  newId,
+  type Conversation,
+  type StoredMessage,
+} from '../../src/core/chat/conversation/conversation';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { type StoreChange } from '../../src/core/chat/store/conversationSummary';
-import { mergeConversations } from '../../src/core/chat/conversationMerge';
+import { mergeConversations } from '../../src/core/chat/conversation/conversationMerge';
 import { nodeFolderWatcher } from '../../src/core/storage/folderWatcher';
 import { silentLogger } from '../../src/core/logger';
 

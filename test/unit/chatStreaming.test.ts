@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
-import type { StoredMessage } from '../../src/core/chat/conversation';
-import { runReply, type ReplySource } from '../../src/core/chat/replyRunner';
-import { ThrottledTask } from '../../src/core/chat/throttledTask';
+import type { StoredMessage } from '../../src/core/chat/conversation/conversation';
+import { runReply, type ReplySource } from '../../src/core/chat/runs/replyRunner';
+import { ThrottledTask } from '../../src/core/chat/runs/throttledTask';
 import { fakeTimers } from './fakeTimers';
 import { ServiceError } from '../../src/core/service/errors';
 

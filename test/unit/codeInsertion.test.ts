@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { fitInsertion } from '../../src/core/chat/codeInsertion';
+import { fitInsertion } from '../../src/core/chat/workspace/codeInsertion';
 
 describe('fitInsertion (Insert at cursor)', () => {
   const block = 'function f() {\n  return 1;\n}';

@@ -1,14 +1,14 @@
 import * as assert from 'node:assert/strict';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
-import { ChatState } from '../../src/core/chat/chatState';
-import type { ConversationHolder } from '../../src/core/chat/chatStateTypes';
-import { mergeCompactions, SUMMARY_PROMPT } from '../../src/core/chat/compaction';
-import type { Compaction } from '../../src/core/chat/conversation';
-import { newConversation, type ContextItem, type Conversation } from '../../src/core/chat/conversation';
-import { parseConversation } from '../../src/core/chat/conversationParse';
-import { mergeConversations } from '../../src/core/chat/conversationMerge';
-import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
-import type { ReplySource } from '../../src/core/chat/replyRunner';
+import { ChatState } from '../../src/core/chat/runs/chatState';
+import type { ConversationHolder } from '../../src/core/chat/runs/chatStateTypes';
+import { mergeCompactions, SUMMARY_PROMPT } from '../../src/core/chat/conversation/compaction';
+import type { Compaction } from '../../src/core/chat/conversation/conversation';
+import { newConversation, type ContextItem, type Conversation } from '../../src/core/chat/conversation/conversation';
+import { parseConversation } from '../../src/core/chat/conversation/conversationParse';
+import { mergeConversations } from '../../src/core/chat/conversation/conversationMerge';
+import { conversationMarkdown } from '../../src/core/chat/transfer/conversationMarkdown';
+import type { ReplySource } from '../../src/core/chat/runs/replyRunner';
 import { migrateConversation } from '../../src/core/chat/store/conversationSchema';
 import { silentLogger } from '../../src/core/logger';
 import { ServiceError } from '../../src/core/service/errors';
@@ -70,7 +70,7 @@ function setup() {
 
 const contents = (request: ChatRequest | undefined) => request?.messages.map((m) => m.content.split('\n')[0]);
 
-describe('chat: compaction (src/core/chat/compaction, through the chat state)', () => {
+describe('chat: compaction (src/core/chat/conversation/compaction, through the chat state)', () => {
   it('summarises every turn but the last; the summary is sent instead of them, the originals stay; Undo sends them again', async () => {
     const { holder, source, state, redraws, saved } = setup();
     for (const prompt of ['One', 'Two', 'Three']) {

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import type { StoredMessage } from '../../src/core/chat/conversation';
+import type { StoredMessage } from '../../src/core/chat/conversation/conversation';
 import {
   MAX_QUERY_LENGTH,
   queryTerms,
   searchConversations,
   type Searchable,
-} from '../../src/core/chat/conversationSearch';
+} from '../../src/core/chat/conversation/conversationSearch';
 
 function conv(id: string, title: string, ...contents: string[]): Searchable {
   const messages: StoredMessage[] = contents.map((content, i) => ({

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { isConversationId } from '../../src/core/chat/store/conversationSummary';
-import { newConversation, type Conversation } from '../../src/core/chat/conversation';
-import { EXPORT_FORMAT, exportJson, MAX_TRANSFER_BYTES } from '../../src/core/chat/conversationExport';
-import { IMPORT_BOUNDS, importConversation } from '../../src/core/chat/conversationImport';
-import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
-import { parseMarkdownExport } from '../../src/core/chat/markdownImport';
+import { newConversation, type Conversation } from '../../src/core/chat/conversation/conversation';
+import { EXPORT_FORMAT, exportJson, MAX_TRANSFER_BYTES } from '../../src/core/chat/transfer/conversationExport';
+import { IMPORT_BOUNDS, importConversation } from '../../src/core/chat/transfer/conversationImport';
+import { conversationMarkdown } from '../../src/core/chat/transfer/conversationMarkdown';
+import { parseMarkdownExport } from '../../src/core/chat/transfer/markdownImport';
 
 /** A conversation with everything the store keeps: a branch point, context, sources, usage, an error, a model. */
 function fullConversation(): Conversation {
@@ -61,7 +61,7 @@ function problemsOf(text: string): string[] {
   return result.problems;
 }
 
-describe('conversation export and import (src/core/chat/conversationExport, conversationImport)', () => {
+describe('conversation export and import (src/core/chat/transfer/conversationExport, conversationImport)', () => {
   it('round trip: export then import gives the same conversation, branches included, under a new id', () => {
     const original = fullConversation();
     const written = exportJson(original);
@@ -173,7 +173,7 @@ describe('conversation export and import (src/core/chat/conversationExport, conv
   });
 });
 
-describe('Markdown import (src/core/chat/markdownImport)', () => {
+describe('Markdown import (src/core/chat/transfer/markdownImport)', () => {
   it('reads the Markdown export back: prompts and replies in order, split outside code fences, times dropped', () => {
     const c = fullConversation();
     c.messages[1].content = 'Here:\n\n```md\n## You · 10:00\nnot a heading\n```\n\nDone.';

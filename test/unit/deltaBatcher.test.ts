@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { DeltaBatcher } from '../../src/core/chat/deltaBatcher';
+import { DeltaBatcher } from '../../src/core/chat/runs/deltaBatcher';
 import { fakeTimers } from './fakeTimers';
 
-describe('chat: deltas joined for the pages (src/core/chat/deltaBatcher)', () => {
+describe('chat: deltas joined for the pages (src/core/chat/runs/deltaBatcher)', () => {
   it('sends the first delta at once, joins those within the interval, and stops its timer when idle', () => {
     const timers = fakeTimers();
     const sent: [number, string][] = [];

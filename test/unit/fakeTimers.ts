@@ -1,4 +1,4 @@
-import type { Timers } from '../../src/core/chat/throttledTask';
+import type { Timers } from '../../src/core/chat/runs/throttledTask';
 
 /** Timers driven by hand: `advance(ms)` runs what falls due; `pending()` counts the timers set and not yet run. */
 export function fakeTimers(): Timers & { advance(ms: number): void; pending(): number } {

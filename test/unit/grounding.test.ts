@@ -1,17 +1,22 @@
 import * as assert from 'node:assert/strict';
 import type { ChatMessage } from '../../src/core/service/alphaClient';
 import { AxoClient } from '../../src/core/service/axoClient';
-import { parseConversation } from '../../src/core/chat/conversationParse';
-import { conversationMarkdown } from '../../src/core/chat/conversationMarkdown';
-import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
-import { articleOriginsOf, linkCitationMarkers, sourceAnchor, sourceTarget } from '../../src/core/chat/citations';
+import { parseConversation } from '../../src/core/chat/conversation/conversationParse';
+import { conversationMarkdown } from '../../src/core/chat/transfer/conversationMarkdown';
+import { fitGroundedToContext } from '../../src/core/chat/request/groundedBudget';
+import {
+  articleOriginsOf,
+  linkCitationMarkers,
+  sourceAnchor,
+  sourceTarget,
+} from '../../src/core/chat/request/citations';
 import {
   GROUNDING_QUERY_MAX_CHARS,
   groundingQuery,
   groundingText,
   lookupGrounding,
   type GroundingAsker,
-} from '../../src/core/chat/grounding';
+} from '../../src/core/chat/request/grounding';
 import { HttpClient } from '../../src/core/net/http';
 import type { Logger } from '../../src/core/logger';
 import { startFakeService, type FakeService } from '../fakeService/fakeService';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { fitGroundedToContext } from '../../src/core/chat/groundedBudget';
+import { fitGroundedToContext } from '../../src/core/chat/request/groundedBudget';
 import {
   groundingText,
   groundQuestion,
@@ -7,8 +7,8 @@ import {
   type FactSource,
   type GroundingAsker,
   type GroundingResult,
-} from '../../src/core/chat/grounding';
-import { promptText } from '../../src/core/chat/promptMessages';
+} from '../../src/core/chat/request/grounding';
+import { promptText } from '../../src/core/chat/request/promptMessages';
 import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
 import { TermIndex } from '../../src/core/encyclopedia/termIndex';
 import type { Article } from '../../src/core/service/normalize';

@@ -1,16 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { ChatState } from '../../src/core/chat/chatState';
-import type { ChatStateListener, ConversationHolder } from '../../src/core/chat/chatStateTypes';
-import { newConversation, type ContextItem, type Conversation } from '../../src/core/chat/conversation';
+import { ChatState } from '../../src/core/chat/runs/chatState';
+import type { ChatStateListener, ConversationHolder } from '../../src/core/chat/runs/chatStateTypes';
+import { newConversation, type ContextItem, type Conversation } from '../../src/core/chat/conversation/conversation';
 import {
   INSTRUCTION_FILES,
   MAX_INSTRUCTION_FILE_BYTES,
   buildInstructions,
   type InstructionFile,
-} from '../../src/core/chat/instructions';
-import type { ReplySource } from '../../src/core/chat/replyRunner';
-import { buildRequest } from '../../src/core/chat/requestBuilder';
-import { estimateMessagesTokens } from '../../src/core/chat/contextBudget';
+} from '../../src/core/chat/request/instructions';
+import type { ReplySource } from '../../src/core/chat/runs/replyRunner';
+import { buildRequest } from '../../src/core/chat/request/requestBuilder';
+import { estimateMessagesTokens } from '../../src/core/chat/request/contextBudget';
 import type { ChatRequest } from '../../src/core/service/alphaClient';
 import { silentLogger } from '../../src/core/logger';
 
@@ -26,7 +26,7 @@ function text(tokens: number, word = 'abcd'): string {
   return `${word} ${word} ${word} ${word}\n`.repeat(Math.ceil(tokens / 5));
 }
 
-describe("chat: the repository's instructions (src/core/chat/instructions)", () => {
+describe("chat: the repository's instructions (src/core/chat/request/instructions)", () => {
   it("reads AGENTS.md, then ALPHA's own file, framed as the repository's, in the order given", () => {
     assert.deepEqual(INSTRUCTION_FILES, ['AGENTS.md', '.alpha/instructions.md']);
     const built = buildInstructions([

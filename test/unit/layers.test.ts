@@ -42,16 +42,16 @@ describe('layer rules (lint zones)', function () {
     ],
     [
       'src/core imports a feature',
-      'src/core/chat/chatState.ts',
-      '../../features/chat/chatController',
-      '../../../src/features/chat/chatController',
+      'src/core/chat/runs/chatState.ts',
+      '../../../features/chat/chatController',
+      '../../../../src/features/chat/chatController',
       /src\/core/,
     ],
     [
       'src/core imports a webview',
-      'src/core/chat/chatState.ts',
-      '../../webview/chat/scroller',
-      '../../../src/webview/chat/scroller',
+      'src/core/chat/runs/chatState.ts',
+      '../../../webview/chat/scroller',
+      '../../../../src/webview/chat/scroller',
       /src\/core/,
     ],
     [
@@ -117,7 +117,7 @@ describe('layer rules (lint zones)', function () {
   const modules: [string, string, string, RegExp][] = [
     ['src/core imports vscode', 'src/core/service/links.ts', 'vscode', /vscode/],
     ['src/core outside net/ opens connections', 'src/core/service/alphaClient.ts', 'node:net', /src\/core\/net/],
-    ['src/core outside net/ imports undici', 'src/core/chat/chatState.ts', 'undici', /src\/core\/net/],
+    ['src/core outside net/ imports undici', 'src/core/chat/runs/chatState.ts', 'undici', /src\/core\/net/],
     ['src/core outside storage touches the disk', 'src/core/service/alphaClient.ts', 'node:fs', /storage/],
     ['the network layer touches the disk', 'src/core/net/http.ts', 'fs/promises', /storage/],
     ['src/core starts a process', 'src/core/storage/folderLock.ts', 'node:child_process', /processes/],

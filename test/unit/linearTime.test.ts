@@ -5,7 +5,7 @@ import { ESLint } from 'eslint';
 import { StreamingCodeBlock, streamingCodeBlock } from '../../src/core/assist/codeBlocks';
 import { canTell } from '../../src/core/net/bodyPeek';
 import { messageFromBody } from '../../src/core/service/httpErrors';
-import { markdownMayHold } from '../../src/webview/chat/markdownMatch';
+import { markdownMayHold } from '../../src/webview/chat/panels/markdownMatch';
 import { spokenText } from '../../src/webview/chat/spokenReply';
 
 /** The fastest of `runs` runs of `work`, in ms; stops early once one run is under `enough` ms. */

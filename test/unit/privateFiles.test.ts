@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CacheSnapshotFile } from '../../src/core/encyclopedia/cacheSnapshotFile';
-import { newConversation } from '../../src/core/chat/conversation';
+import { newConversation } from '../../src/core/chat/conversation/conversation';
 import { ConversationStore } from '../../src/core/chat/store/conversationStore';
 import { silentLogger } from '../../src/core/logger';
 import { writeChunks } from '../../src/core/storage/chunkedFile';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { newConversation, type Conversation } from '../../src/core/chat/conversation';
-import { parseConversation } from '../../src/core/chat/conversationParse';
-import { mergeConversations } from '../../src/core/chat/conversationMerge';
-import { mergeQueues, queueEntries, STALE_RUNNING_MS } from '../../src/core/chat/promptQueue';
-import type { QueuePart } from '../../src/core/chat/conversation';
+import { newConversation, type Conversation } from '../../src/core/chat/conversation/conversation';
+import { parseConversation } from '../../src/core/chat/conversation/conversationParse';
+import { mergeConversations } from '../../src/core/chat/conversation/conversationMerge';
+import { mergeQueues, queueEntries, STALE_RUNNING_MS } from '../../src/core/chat/conversation/queuedPrompts';
+import type { QueuePart } from '../../src/core/chat/conversation/conversation';
 import { MemoryHolder, setup, shape } from './chatStateHarness';
 
 /** The texts of the queued prompts as the window `owner` sees them, in order. */
@@ -20,7 +20,7 @@ async function streaming(options: { owner?: string; holder?: MemoryHolder } = {}
   return { ...parts, first };
 }
 
-describe('prompt queue (src/core/chat/promptQueue, through the chat state)', () => {
+describe('prompt queue (src/core/chat/conversation/queuedPrompts, through the chat state)', () => {
   it('a prompt sent while a reply streams waits; two queued, one edited, one removed: the rest runs in order', async () => {
     const { state, holder, source, recorder, first } = await streaming();
     await state.send('second');

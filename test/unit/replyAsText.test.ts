@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { replyAsText } from '../../src/core/chat/conversationMarkdown';
-import type { StoredError } from '../../src/core/chat/conversation';
+import { replyAsText } from '../../src/core/chat/transfer/conversationMarkdown';
+import type { StoredError } from '../../src/core/chat/conversation/conversation';
 
 const cut: StoredError = {
   kind: 'cut',

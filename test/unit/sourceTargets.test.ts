@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { articleOriginsOf, sourceTarget, sourceTargets } from '../../src/core/chat/citations';
+import { articleOriginsOf, sourceTarget, sourceTargets } from '../../src/core/chat/request/citations';
 import { EncyclopediaStore, type EncyclopediaClient } from '../../src/core/encyclopedia/encyclopediaStore';
 import type { Article } from '../../src/core/service/normalize';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { AlphaClient, type ChatMessage } from '../../src/core/service/alphaClient';
-import { newId, type StoredMessage } from '../../src/core/chat/conversation';
-import { runReply, type ReplySource } from '../../src/core/chat/replyRunner';
+import { newId, type StoredMessage } from '../../src/core/chat/conversation/conversation';
+import { runReply, type ReplySource } from '../../src/core/chat/runs/replyRunner';
 import { HttpClient } from '../../src/core/net/http';
 import { silentLogger } from '../../src/core/logger';
 import { readContentDeltas } from '../../src/core/service/sse';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { MAX_ATTACHMENT_BYTES, statRefusal } from '../../src/core/chat/attachments';
-import { looksSecret } from '../../src/core/chat/secretNames';
-import { excludeGlob, expandBraces, IgnoreRules } from '../../src/core/chat/workspaceIgnore';
+import { MAX_ATTACHMENT_BYTES, statRefusal } from '../../src/core/chat/request/attachments';
+import { looksSecret } from '../../src/core/chat/workspace/secretNames';
+import { excludeGlob, expandBraces, IgnoreRules } from '../../src/core/chat/workspace/workspaceIgnore';
 import { userOnlySettingsIn, withoutComments } from '../../src/core/service/workspaceSettings';
 
 describe('what a repository may not do: the rules', () => {

@@ -1,4 +1,4 @@
-import type { KnownArticleUrls } from '../chat/citations';
+import type { KnownArticleUrls } from '../chat/request/citations';
 import { hasCredentials, parseLink } from '../../shared/links';
 import type { LookupValue } from './lookupTypes';
 

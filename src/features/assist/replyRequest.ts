@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { buildRequest } from '../../core/chat/requestBuilder';
+import { buildRequest } from '../../core/chat/request/requestBuilder';
 import { isAbortError } from '../../core/service/errors';
 import { AbortSlot, abortOnCancel } from '../../host/disposables';
 import { showServiceError } from '../../host/errorActions';

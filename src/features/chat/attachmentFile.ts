@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { refusal, statRefusal } from '../../core/chat/attachments';
-import { newId, type ContextItem } from '../../core/chat/conversation';
-import { fenceForLanguageId } from '../../core/chat/languageIds';
-import { looksSecret } from '../../core/chat/secretNames';
+import { refusal, statRefusal } from '../../core/chat/request/attachments';
+import { newId, type ContextItem } from '../../core/chat/conversation/conversation';
+import { fenceForLanguageId } from '../../core/chat/workspace/languageIds';
+import { looksSecret } from '../../core/chat/workspace/secretNames';
 import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { plainTerminalText, rankPaths } from '../../core/chat/attachments';
-import { newId, type ContextItem } from '../../core/chat/conversation';
-import { fenceForLanguageId } from '../../core/chat/languageIds';
+import { plainTerminalText, rankPaths } from '../../core/chat/request/attachments';
+import { newId, type ContextItem } from '../../core/chat/conversation/conversation';
+import { fenceForLanguageId } from '../../core/chat/workspace/languageIds';
 import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 import type { AttachOptionView } from '../../protocol/chatProtocol';

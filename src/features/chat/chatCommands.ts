@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { newId, type ContextItem } from '../../core/chat/conversation';
-import { conversationMarkdown } from '../../core/chat/conversationMarkdown';
-import { fenceForLanguageId } from '../../core/chat/languageIds';
+import { newId, type ContextItem } from '../../core/chat/conversation/conversation';
+import { conversationMarkdown } from '../../core/chat/transfer/conversationMarkdown';
+import { fenceForLanguageId } from '../../core/chat/workspace/languageIds';
 
 /** The largest file `alpha.chat.addSelection` adds whole when nothing is selected. */
 const MAX_WHOLE_FILE_CHARS = 200_000;

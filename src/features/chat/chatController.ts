@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { DeltaBatcher } from '../../core/chat/deltaBatcher';
-import { ChatState } from '../../core/chat/chatState';
-import type { PromptQueue } from '../../core/chat/promptQueueRunner';
-import type { ContextItem, Conversation } from '../../core/chat/conversation';
-import { sourceTargets } from '../../core/chat/citations';
-import { groundQuestion } from '../../core/chat/grounding';
+import { DeltaBatcher } from '../../core/chat/runs/deltaBatcher';
+import { ChatState } from '../../core/chat/runs/chatState';
+import type { PromptQueue } from '../../core/chat/runs/promptQueue';
+import type { ContextItem, Conversation } from '../../core/chat/conversation/conversation';
+import { sourceTargets } from '../../core/chat/request/citations';
+import { groundQuestion } from '../../core/chat/request/grounding';
 import { DisposableOwner } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import type {

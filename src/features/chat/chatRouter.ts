@@ -1,12 +1,12 @@
-import { MAX_QUERY_LENGTH } from '../../core/chat/conversationSearch';
+import { MAX_QUERY_LENGTH } from '../../core/chat/conversation/conversationSearch';
 import { isConversationId } from '../../core/chat/store/conversationSummary';
-import { isSelectableModel } from '../../core/chat/modelLineup';
+import { isSelectableModel } from '../../core/chat/request/modelLineup';
 import type { ErrorAction } from '../../core/service/errors';
 import * as l10n from '@vscode/l10n';
 import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/service/links';
 import type { Logger } from '../../core/logger';
 import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
-import type { ContextItem } from '../../core/chat/conversation';
+import type { ContextItem } from '../../core/chat/conversation/conversation';
 import type { AttachmentSource } from './attachmentSource';
 import type { ChatController } from './chatController';
 import type { ChatSurface, SurfaceHost } from './chatSurface';

@@ -1,13 +1,13 @@
 import type * as vscode from 'vscode';
-import { newConversation, type ContextItem, type Conversation } from '../../core/chat/conversation';
+import { newConversation, type ContextItem, type Conversation } from '../../core/chat/conversation/conversation';
 import {
   foldConversation,
   queryTerms,
   searchFolded,
   type ConversationMatch,
   type FoldedConversation,
-} from '../../core/chat/conversationSearch';
-import { mergeConversations } from '../../core/chat/conversationMerge';
+} from '../../core/chat/conversation/conversationSearch';
+import { mergeConversations } from '../../core/chat/conversation/conversationMerge';
 import { type ConversationStore } from '../../core/chat/store/conversationStore';
 import {
   summaryOf,
@@ -15,8 +15,8 @@ import {
   listOrder,
   type StoreChange,
 } from '../../core/chat/store/conversationSummary';
-import type { ConversationHolder, ExternalChange } from '../../core/chat/chatStateTypes';
-import { ThrottledTask } from '../../core/chat/throttledTask';
+import type { ConversationHolder, ExternalChange } from '../../core/chat/runs/chatStateTypes';
+import { ThrottledTask } from '../../core/chat/runs/throttledTask';
 import { describeError } from '../../core/service/errors';
 import * as l10n from '@vscode/l10n';
 import type { Logger } from '../../core/logger';

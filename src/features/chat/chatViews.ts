@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
-import { activeCompaction } from '../../core/chat/compaction';
-import type { Budget } from '../../core/chat/chatStateTypes';
-import type { Instructions } from '../../core/chat/instructions';
-import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation';
-import { branchPlaces, type BranchPlace } from '../../core/chat/branches';
+import { activeCompaction } from '../../core/chat/conversation/compaction';
+import type { Budget } from '../../core/chat/runs/chatStateTypes';
+import type { Instructions } from '../../core/chat/request/instructions';
+import type { Conversation, ContextItem, StoredError, StoredMessage } from '../../core/chat/conversation/conversation';
+import { branchPlaces, type BranchPlace } from '../../core/chat/conversation/branches';
 import type { ConversationSummary } from '../../core/chat/store/conversationSummary';
-import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/modelLineup';
+import { CHAT_LINEUP, isSelectableModel } from '../../core/chat/request/modelLineup';
 import { estimateTokens } from '../../core/service/tokenEstimate';
-import { sourceTargets, type KnownArticleUrls, type SourceTarget } from '../../core/chat/citations';
-import { cleanTitle } from '../../core/chat/grounding';
+import { sourceTargets, type KnownArticleUrls, type SourceTarget } from '../../core/chat/request/citations';
+import { cleanTitle } from '../../core/chat/request/grounding';
 import type { Citation } from '../../core/service/normalize';
 import { costInr, type ReplyUsage } from '../../core/service/usage';
 import { ACTION_LABELS } from '../../host/errorActions';
-import type { QueueEntry } from '../../core/chat/promptQueue';
+import type { QueueEntry } from '../../core/chat/conversation/queuedPrompts';
 import type {
   BudgetView,
   ChatErrorAction,

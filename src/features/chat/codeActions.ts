@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { languageIdForFence } from '../../core/chat/languageIds';
-import { fitInsertion } from '../../core/chat/codeInsertion';
+import { languageIdForFence } from '../../core/chat/workspace/languageIds';
+import { fitInsertion } from '../../core/chat/workspace/codeInsertion';
 import { CHAT_LINK_SCHEMES } from '../../core/service/links';
 import { eolOf } from '../../host/documentEol';
 import { EditorActions } from '../../host/editorActions';

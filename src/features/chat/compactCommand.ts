@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CompactOutcome } from '../../core/chat/compactRun';
+import type { CompactOutcome } from '../../core/chat/runs/compactRun';
 
 /** What compacting asks of the chat. */
 export interface Compactable {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Conversation } from '../../core/chat/conversation';
-import { exportJson } from '../../core/chat/conversationExport';
-import { IMPORT_BOUNDS, importConversation } from '../../core/chat/conversationImport';
+import type { Conversation } from '../../core/chat/conversation/conversation';
+import { exportJson } from '../../core/chat/transfer/conversationExport';
+import { IMPORT_BOUNDS, importConversation } from '../../core/chat/transfer/conversationImport';
 import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 import { trimOf } from '../../shared/trimChars';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatState } from '../../core/chat/chatState';
+import type { ChatState } from '../../core/chat/runs/chatState';
 
 // The organise operations as the user meets them: asked for what is missing, told what could not be done.
 

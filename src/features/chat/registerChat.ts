@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { contextFromArgs, parseAskArgs } from '../../core/chat/askArgs';
+import { contextFromArgs, parseAskArgs } from '../../core/chat/request/askArgs';
 import { originOf } from '../../core/net/fetchGuard';
 import { ConversationStore } from '../../core/chat/store/conversationStore';
 import { nodeFolderWatcher } from '../../core/storage/folderWatcher';

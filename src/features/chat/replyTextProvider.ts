@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Conversation, StoredMessage } from '../../core/chat/conversation';
-import { replyAsText } from '../../core/chat/conversationMarkdown';
+import type { Conversation, StoredMessage } from '../../core/chat/conversation/conversation';
+import { replyAsText } from '../../core/chat/transfer/conversationMarkdown';
 
 /** The scheme of the read-only reply documents (`alpha-reply:/ALPHA reply.md?<conversation>/<message>`). */
 export const REPLY_SCHEME = 'alpha-reply';

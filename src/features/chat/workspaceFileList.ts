@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { excludeGlob, IgnoreRules, type IgnoreFile } from '../../core/chat/workspaceIgnore';
+import { excludeGlob, IgnoreRules, type IgnoreFile } from '../../core/chat/workspace/workspaceIgnore';
 import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 

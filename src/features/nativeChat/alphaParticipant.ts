@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { buildRequest, type BuiltRequest, type RequestParts } from '../../core/chat/requestBuilder';
-import { groundQuestion } from '../../core/chat/grounding';
+import { buildRequest, type BuiltRequest, type RequestParts } from '../../core/chat/request/requestBuilder';
+import { groundQuestion } from '../../core/chat/request/grounding';
 import type { Citation } from '../../core/service/normalize';
 import { buildAssistPrompt, buildCodeQuestionPrompt, type AssistTask } from '../../core/assist/assistPrompts';
 import { answerRequest } from './participantRun';

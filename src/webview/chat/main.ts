@@ -3,16 +3,16 @@ import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '.
 import * as l10n from '@vscode/l10n';
 import { applyTextSize } from '../shared/textSize';
 import { Announcer } from './announcer';
-import { placeCompactionMarker } from './compactionMarker';
-import { decorateCodeBlocks } from './codeBlocks';
+import { placeCompactionMarker } from './messages/compactionMarker';
+import { decorateCodeBlocks } from './messages/codeBlocks';
 import { installPageEvents, showImage } from './pageEvents';
-import { editPrompt } from './promptEdit';
-import { welcome } from './welcome';
-import { Composer, type DraftStore } from './composer';
+import { editPrompt } from './composer/promptEdit';
+import { welcome } from './panels/welcome';
+import { Composer, type DraftStore } from './composer/composer';
 import { h, iconButton } from '../shared/dom';
-import { FindBar } from './findBar';
-import { markdownMayHold } from './markdownMatch';
-import { HistoryPanel } from './historyPanel';
+import { FindBar } from './panels/findBar';
+import { markdownMayHold } from './panels/markdownMatch';
+import { HistoryPanel } from './panels/historyPanel';
 import {
   messageElement,
   regenerateButton,
@@ -20,12 +20,12 @@ import {
   showOutcome,
   type MessageContext,
   type MessageElement,
-} from './messageView';
+} from './messages/messageView';
 import { discardMessages, drawRecent, OlderMessages } from './render';
 import { Scroller } from './scroller';
-import { focusSwitched } from './branchFocus';
+import { focusSwitched } from './messages/branchFocus';
 import { isAnnounceMode } from './spokenReply';
-import { ConversationTotal, showUsage } from './usage';
+import { ConversationTotal, showUsage } from './messages/usage';
 import '../shared/base.css';
 import './chat.css';
 

@@ -3,8 +3,8 @@ import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
 import { h } from '../shared/dom';
 import { imageAlt } from './safeHtml';
 import { openHostLinksOnEnter } from '../shared/hostLinks';
-import { codeAction } from './codeBlocks';
-import type { FindBar } from './findBar';
+import { codeAction } from './messages/codeBlocks';
+import type { FindBar } from './panels/findBar';
 import { installKeyboardNav, trackReplyFocus } from './keyboardNav';
 
 /** What the page's own events act on. */

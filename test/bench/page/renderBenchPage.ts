@@ -3,10 +3,10 @@
 import DOMPurify from 'dompurify';
 import { lexBlocks, renderBlocks } from '../../../src/webview/chat/render/markdownBlocks';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
-import { messageElement, type MessageContext } from '../../../src/webview/chat/messageView';
+import { messageElement, type MessageContext } from '../../../src/webview/chat/messages/messageView';
 import { drawRecent, OlderMessages } from '../../../src/webview/chat/render/olderMessages';
 import { StreamRenderer } from '../../../src/webview/chat/render/streamRenderer';
-import { decorateCodeBlocks } from '../../../src/webview/chat/codeBlocks';
+import { decorateCodeBlocks } from '../../../src/webview/chat/messages/codeBlocks';
 
 /** What one renderer cost: total main-thread time and the time of each delta (append + its frame). */
 export interface RenderRun {

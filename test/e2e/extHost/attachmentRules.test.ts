@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ContextItem } from '../../../src/core/chat/conversation';
+import type { ContextItem } from '../../../src/core/chat/conversation/conversation';
 import { silentLogger } from '../../../src/core/logger';
 import { AttachmentSource } from '../../../src/features/chat/attachmentSource';
 import { until } from '../../support/until';

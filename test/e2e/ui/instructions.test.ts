@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FrameLocator } from 'playwright-core';
-import { SUMMARY_PROMPT } from '../../../src/core/chat/compaction';
-import { estimateMessagesTokens } from '../../../src/core/chat/contextBudget';
+import { SUMMARY_PROMPT } from '../../../src/core/chat/conversation/compaction';
+import { estimateMessagesTokens } from '../../../src/core/chat/request/contextBudget';
 import type { ChatMessage } from '../../../src/core/service/alphaClient';
 import type { FakeService } from '../../fakeService/fakeService';
 import { useFakeService } from '../harness/fakeServiceHooks';

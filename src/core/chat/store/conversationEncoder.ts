@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Conversation, StoredMessage } from '../conversation';
-import { parseConversation } from '../conversationParse';
+import type { Conversation, StoredMessage } from '../conversation/conversation';
+import { parseConversation } from '../conversation/conversationParse';
 import { CONVERSATION_VERSION } from './conversationSchema';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { describeError } from '../../service/errors';
 import type { Logger } from '../../logger';
-import type { Conversation } from '../conversation';
+import type { Conversation } from '../conversation/conversation';
 import {
   isConversationId,
   listOrder,
@@ -13,8 +13,8 @@ import {
 } from './conversationSummary';
 import { ConversationEncoder, decodeConversation, decodeConversationFileSync } from './conversationEncoder';
 import { IndexFile, reconcile, type IndexChange } from './conversationIndex';
-import { differs, mergeConversations } from '../conversationMerge';
-import { OperationQueue } from '../operationQueue';
+import { differs, mergeConversations } from '../conversation/conversationMerge';
+import { OperationQueue } from '../runs/operationQueue';
 import { writeChunks, writeChunksSync } from '../../storage/chunkedFile';
 import { FolderLock } from '../../storage/folderLock';
 import { makePrivateDir, makePrivateDirSync } from '../../storage/privateFiles';

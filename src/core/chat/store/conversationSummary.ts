@@ -1,4 +1,4 @@
-import type { Conversation } from '../conversation';
+import type { Conversation } from '../conversation/conversation';
 
 /** One line of the conversation list. */
 export interface ConversationSummary {

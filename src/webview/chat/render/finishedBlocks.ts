@@ -4,7 +4,7 @@ import { LateReferences } from './lateReferences';
 import { lexBlocks, proseOf, renderBlocks, type LinkMap } from './markdownBlocks';
 import { afterFrame, whenIdle, type Schedule } from './schedule';
 import { safeFragment } from '../safeHtml';
-import type { DecorateStage } from '../codeBlocks';
+import type { DecorateStage } from '../messages/codeBlocks';
 
 /** What the renderer does to each rendered piece (code blocks wrapped; actions and highlighting, see DecorateStage). */
 export type Decorate = (piece: DocumentFragment | HTMLElement, stage: DecorateStage) => void;

@@ -1,0 +1,259 @@
+/**
+ * Citations of a grounded reply: which ones are AXO articles, and the plain `[1]` markers in the reply's Markdown
+ * turned into links to the numbered sources. Titles and URLs come from the service and are never trusted: they
+ * never enter the Markdown the linker writes, only the source's number does.
+ */
+
+import type { Citation } from '../../service/normalize';
+import { hasCredentials, WEB_LINK_SCHEMES } from '../../../shared/links';
+
+/** How a source opens: in the Encyclopedia view by title, or its web page through the host. */
+export type SourceTarget = { kind: 'article'; title: string } | { kind: 'web'; url: string } | { kind: 'none' };
+
+/**
+ * The article URLs the encyclopedia has returned (its article and search answers, as its cache holds them: see
+ * `ArticleUrls`): their origins serve articles, and a source at one of them is that article.
+ */
+export interface KnownArticleUrls {
+  /** The origins of the article URLs the encyclopedia returned. */
+  origins(): Iterable<string>;
+  /** The title of the article the encyclopedia returned at `href` (a URL as `URL.href` writes it), if any. */
+  titleAt(href: string): string | undefined;
+}
+
+/**
+ * What separates a page's title from its site's name, either side: "Alan Turing - Wikipedia", "Alan Turing |
+ * Britannica", "Alan Turing — AXO", "AXO Encyclopedia: Alan Turing" (and the en dash many sites use).
+ */
+const SITE_SEPARATORS: readonly string[] = [' - ', ' | ', ' — ', ' – ', ': '];
+
+/** Titles longer than this are matched whole only (no site name is looked for in them). */
+const SITE_TITLE_MAX_CHARS = 300;
+
+/**
+ * The rule for "is this an AXO article", and which one: a citation without a URL is one (AXO cites its own articles
+ * by title); so is one whose URL's last path segment names its title, with or without a site name (`namedArticle`:
+ * "Alan Turing - Wikipedia" at `…/wiki/Alan_Turing` is the article "Alan Turing"); so is a URL the encyclopedia
+ * returned for an article (`known`: that article), and one whose origin is among `articleOrigins`, the origins the
+ * encyclopedia serves its articles from (see `articleOriginsOf`). Any other http(s) URL is a web page; anything else
+ * (`javascript:`, `file:`, a URL with a user name) opens nothing.
+ */
+export function sourceTarget(
+  citation: Citation,
+  articleOrigins: Iterable<string>,
+  known?: KnownArticleUrls,
+): SourceTarget {
+  const title = citation.title.trim();
+  if (!citation.url?.trim()) {
+    return title ? { kind: 'article', title } : { kind: 'none' };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(citation.url.trim());
+  } catch {
+    return title ? { kind: 'article', title } : { kind: 'none' };
+  }
+  if (!WEB_LINK_SCHEMES.includes(parsed.protocol) || hasCredentials(parsed)) {
+    return { kind: 'none' };
+  }
+  const named = namedArticle(citation) ?? known?.titleAt(parsed.href);
+  if (named) {
+    return { kind: 'article', title: named };
+  }
+  const origins = new Set([...articleOrigins].map(originOf).filter((o): o is string => o !== undefined));
+  if (origins.has(parsed.origin) && title && title !== citation.url) {
+    return { kind: 'article', title };
+  }
+  return { kind: 'web', url: parsed.href };
+}
+
+/** How each of a reply's sources opens: `sourceTarget` with the origins `articleOriginsOf` finds, worked out once. */
+export function sourceTargets(
+  sources: readonly Citation[],
+  baseUrl: string | undefined,
+  known?: KnownArticleUrls,
+): SourceTarget[] {
+  const origins = articleOriginsOf(sources, baseUrl, known);
+  return sources.map((source) => sourceTarget(source, origins, known));
+}
+
+/**
+ * The origins the encyclopedia serves its articles from, as far as is known: the service's own (`baseUrl`), the
+ * origins of the article URLs it returned (`known`), and the origin of every source whose URL's last path segment
+ * names its own title (`namedArticle`), which is how an encyclopedia links its articles. Another source on such an
+ * origin is an article too.
+ */
+export function articleOriginsOf(
+  sources: readonly Citation[],
+  baseUrl: string | undefined,
+  known?: KnownArticleUrls,
+): string[] {
+  const origins = new Set<string>();
+  const base = baseUrl ? originOf(baseUrl) : undefined;
+  if (base) {
+    origins.add(base);
+  }
+  for (const origin of known?.origins() ?? []) {
+    origins.add(origin);
+  }
+  for (const source of sources) {
+    const url = parseUrl(source.url);
+    if (url && namedArticle(source)) {
+      origins.add(url.origin);
+    }
+  }
+  return [...origins];
+}
+
+/**
+ * The article a source's URL names, when its last path segment (`_` and `%20` as spaces, case and runs of white space
+ * ignored) is the source's title, or the title without a site name before or after it (`SITE_SEPARATORS`):
+ * "Alan Turing", "Alan Turing - Wikipedia", "AXO Encyclopedia: Alan Turing" at `…/wiki/Alan_Turing` all name
+ * "Alan Turing". The part of the title that matched, as the title writes it; undefined when none does.
+ */
+export function namedArticle(citation: Citation): string | undefined {
+  const url = parseUrl(citation.url);
+  const last = url?.pathname.split('/').filter(Boolean).at(-1);
+  if (!last) {
+    return undefined;
+  }
+  let named: string;
+  try {
+    named = fold(decodeURIComponent(last).replace(/_/g, ' '));
+  } catch {
+    return undefined;
+  }
+  const title = citation.title.replace(/\s+/g, ' ').trim();
+  if (!named || !title) {
+    return undefined;
+  }
+  if (fold(title) === named) {
+    return title;
+  }
+  return title.length > SITE_TITLE_MAX_CHARS ? undefined : siteTitlePart(title, named);
+}
+
+/** The part of `title` before or after one of its site separators that folds to `named`. */
+function siteTitlePart(title: string, named: string): string | undefined {
+  for (const separator of SITE_SEPARATORS) {
+    for (let at = title.indexOf(separator); at >= 0; at = title.indexOf(separator, at + 1)) {
+      for (const part of [title.slice(0, at), title.slice(at + separator.length)]) {
+        const trimmed = part.trim();
+        if (trimmed && fold(trimmed) === named) {
+          return trimmed;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Text as titles compare: runs of white space as one space, trimmed, lower case. */
+function fold(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function parseUrl(url: string | undefined): URL | undefined {
+  try {
+    return url ? new URL(url.trim()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The origin of a URL, or undefined when it does not parse. */
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fragment a marker links to; the page maps it to its numbered source. */
+export function sourceAnchor(n: number): string {
+  return `#alpha-source-${n}`;
+}
+
+/** A fence opener: up to 3 spaces, then 3+ backticks or tildes. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Turns plain `[n]` markers (1 ≤ n ≤ `count`) into Markdown links to `sourceAnchor(n)`, outside fenced and
+ * indented code blocks and inline code spans. Left alone: escaped `\[1]`, images `![1]`, links `[1](…)`, and
+ * every number the reply defines as a Markdown reference (`[1]: …`), since those are Markdown, not markers.
+ */
+export function linkCitationMarkers(markdown: string, count: number): string {
+  if (count < 1) {
+    return markdown;
+  }
+  const lines = markdown.split('\n');
+  const defined = new Set(
+    lines
+      .map((l) => /^ {0,3}\[(\d+)\]:/.exec(l)?.[1])
+      .filter((d) => d !== undefined)
+      .map(Number),
+  );
+  let fence: string | undefined;
+  let previousBlank = true;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const opener = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (
+        opener &&
+        opener[0] === fence[0] &&
+        opener.length >= fence.length &&
+        !line.slice(line.indexOf(opener) + opener.length).trim()
+      ) {
+        fence = undefined;
+      }
+    } else if (opener) {
+      fence = opener;
+    } else if (!(previousBlank && /^(?: {4}|\t)/.test(line))) {
+      lines[i] = linkLine(line, count, defined);
+    } else {
+      // An indented code line stays as it is; the next line may continue the block.
+      previousBlank = true;
+      continue;
+    }
+    previousBlank = line.trim() === '';
+  }
+  return lines.join('\n');
+}
+
+/** Links the markers of one line outside its inline code spans. */
+function linkLine(line: string, count: number, defined: ReadonlySet<number>): string {
+  if (/^ {0,3}\[\d+\]:/.test(line)) {
+    return line;
+  }
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    const tick = /`+/.exec(line.slice(i));
+    const end = tick ? i + tick.index : line.length;
+    out += linkText(line.slice(i, end), count, defined, out);
+    if (!tick) {
+      break;
+    }
+    const run = tick[0];
+    const close = line.indexOf(run, end + run.length);
+    // An unclosed run is literal backticks; a closed one is a code span kept whole.
+    const stop = close < 0 ? end + run.length : close + run.length;
+    out += line.slice(end, stop);
+    i = stop;
+  }
+  return out;
+}
+
+/** Links markers in text outside code; `before` is what precedes it on the line. */
+function linkText(text: string, count: number, defined: ReadonlySet<number>, before: string): string {
+  return text.replace(/\[(\d{1,3})\](?!\()/g, (match: string, digits: string, offset: number) => {
+    const n = Number(digits);
+    const prev = offset > 0 ? text[offset - 1] : before.slice(-1);
+    if (n < 1 || n > count || defined.has(n) || prev === '\\' || prev === '!') {
+      return match;
+    }
+    return `[\\[${n}\\]](${sourceAnchor(n)})`;
+  });
+}

@@ -1,0 +1,247 @@
+import * as l10n from '@vscode/l10n';
+import { newId, type Conversation } from '../conversation/conversation';
+import { parseConversation } from '../conversation/conversationParse';
+import { EXPORT_FORMAT, EXPORT_VERSION, MAX_TRANSFER_BYTES } from './conversationExport';
+import { parseMarkdownExport } from './markdownImport';
+import { CONVERSATION_VERSION, migrateConversation } from '../store/conversationSchema';
+
+/** Bounds of what an import reads, past which a file is refused (one sentence each). */
+export const IMPORT_BOUNDS = {
+  bytes: MAX_TRANSFER_BYTES,
+  /** Objects and lists inside each other: the schema needs 7 (envelope, conversation, branches, message, sources…). */
+  depth: 16,
+  /** Messages on the path and in branches together. */
+  messages: 100_000,
+  /** Entries of any other list (a message's context, sources). */
+  listEntries: 10_000,
+  /** Characters of one string: a prompt or reply (the chat's prompts are at most 4 MB). */
+  stringChars: 16 * 1024 * 1024,
+  /** Characters of an id, a model, a role. */
+  shortChars: 1_024,
+} as const;
+
+/** The most problems an import lists (the rest are counted). */
+const MAX_PROBLEMS = 12;
+const MESSAGE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const ROLES = ['user', 'assistant'];
+const STATUSES = ['streaming', 'done', 'stopped', 'interrupted', 'error'];
+
+/** What an import read: a conversation under a new id, or every problem found, one sentence each. */
+export type ImportResult = { conversation: Conversation; from: 'json' | 'markdown' } | { problems: string[] };
+
+/**
+ * Reads a file "Export Conversation as JSON" wrote (its envelope checked, then the conversation inside against the
+ * store's schema, run through its migrations), or a Markdown export as far as it goes (prompts and replies). The
+ * conversation gets a new id: an import never overwrites one. `bytes` is the file's size, checked before anything.
+ */
+export function importConversation(text: string, bytes = Buffer.byteLength(text, 'utf8')): ImportResult {
+  if (bytes > IMPORT_BOUNDS.bytes) {
+    return {
+      problems: [
+        l10n.t('The file is {0} MB, more than the {1} MB an import reads.', mb(bytes), mb(IMPORT_BOUNDS.bytes)),
+      ],
+    };
+  }
+  const body = text.replace(/^\uFEFF/, '');
+  if (!body.trimStart().startsWith('{')) {
+    const markdown = parseMarkdownExport(body);
+    return 'problems' in markdown ? markdown : { conversation: markdown.conversation, from: 'markdown' };
+  }
+  if (nestingDepth(body) > IMPORT_BOUNDS.depth) {
+    return {
+      problems: [l10n.t('The file is nested deeper than {0} levels: it is not a conversation.', IMPORT_BOUNDS.depth)],
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    return { problems: [l10n.t('The file is not valid JSON: {0}', (error as Error).message)] };
+  }
+  const problems = checkEnvelope(value);
+  if (problems.length) {
+    return { problems: listed(problems) };
+  }
+  const parsed = parseConversation((value as { conversation: unknown }).conversation);
+  if (!parsed) {
+    return { problems: [l10n.t('The file holds no conversation.')] };
+  }
+  return { conversation: { ...parsed, id: newId() }, from: 'json' };
+}
+
+/** Every problem of the envelope and the conversation in it (bounds first: nothing deeper is looked at past them). */
+export function checkEnvelope(value: unknown): string[] {
+  const bounds = checkBounds(value);
+  if (bounds.length) {
+    return bounds;
+  }
+  if (!isRecord(value)) {
+    return [l10n.t('The file is not a conversation exported by ALPHA: it holds no JSON object.')];
+  }
+  if (value.format !== EXPORT_FORMAT) {
+    return [l10n.t('The file is not a conversation exported by ALPHA: its "format" is not "{0}".', EXPORT_FORMAT)];
+  }
+  if (typeof value.version !== 'number' || value.version > EXPORT_VERSION || !Number.isInteger(value.version)) {
+    return [l10n.t('The file was written by a newer version of ALPHA & AXO: update the extension to import it.')];
+  }
+  return checkConversation(value.conversation);
+}
+
+/** Depth, string lengths and list lengths, walked without recursion (a deep file must not overflow the stack). */
+function checkBounds(root: unknown): string[] {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: root, depth: 1, path: 'file' }];
+  while (stack.length) {
+    const { value, depth, path } = stack.pop() as (typeof stack)[number];
+    if (typeof value === 'string' && value.length > IMPORT_BOUNDS.stringChars) {
+      return [l10n.t('{0} is longer than {1} characters.', path, IMPORT_BOUNDS.stringChars)];
+    }
+    if (typeof value !== 'object' || value === null) {
+      continue;
+    }
+    if (depth > IMPORT_BOUNDS.depth) {
+      return [l10n.t('The file is nested deeper than {0} levels: it is not a conversation.', IMPORT_BOUNDS.depth)];
+    }
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    const limit =
+      path.endsWith('messages') || path.endsWith('branches') ? IMPORT_BOUNDS.messages : IMPORT_BOUNDS.listEntries;
+    if (entries.length > limit) {
+      return [l10n.t('{0} has more than {1} entries.', path, limit)];
+    }
+    for (const [key, child] of entries) {
+      const step = Array.isArray(value) ? `[${key}]` : `.${key.length > 40 ? `${key.slice(0, 40)}…` : key}`;
+      stack.push({ value: child, depth: depth + 1, path: `${path}${step}` });
+    }
+  }
+  return [];
+}
+
+/**
+ * The conversation against the store's schema, after the store's migrations brought it to the current version:
+ * kinds, ids, roles, and that every branch follows a message it has.
+ */
+function checkConversation(raw: unknown): string[] {
+  if (!isRecord(raw)) {
+    return [l10n.t('{0} is missing or is not {1}.', 'conversation', l10n.t('an object'))];
+  }
+  const version = raw.version;
+  if (version !== undefined && (typeof version !== 'number' || !Number.isInteger(version) || version < 1)) {
+    return [l10n.t('{0} is missing or is not {1}.', 'conversation.version', l10n.t('a whole number'))];
+  } else if (typeof version === 'number' && version > CONVERSATION_VERSION) {
+    return [l10n.t('The file was written by a newer version of ALPHA & AXO: update the extension to import it.')];
+  }
+  const value = migrateConversation({ ...raw });
+  const problems: string[] = [];
+  expect(problems, 'conversation.title', value.title, 'string', true);
+  expect(problems, 'conversation.createdAt', value.createdAt, 'number', true);
+  expect(problems, 'conversation.updatedAt', value.updatedAt, 'number', true);
+  const messages = Array.isArray(value.messages) ? value.messages : undefined;
+  if (!messages) {
+    problems.push(l10n.t('{0} is missing or is not {1}.', 'conversation.messages', l10n.t('a list')));
+  } else if (messages.length === 0) {
+    problems.push(l10n.t('The file holds no messages.'));
+  }
+  const branches = value.branches === undefined ? [] : Array.isArray(value.branches) ? value.branches : undefined;
+  if (!branches) {
+    problems.push(l10n.t('{0} is missing or is not {1}.', 'conversation.branches', l10n.t('a list')));
+  }
+  const ids = new Set<string>();
+  (messages ?? []).forEach((m: unknown, i) => checkMessage(problems, `conversation.messages[${i}]`, m, ids, false));
+  (branches ?? []).forEach((m: unknown, i) => checkMessage(problems, `conversation.branches[${i}]`, m, ids, true));
+  (branches ?? []).forEach((m: unknown, i) => {
+    const parent = isRecord(m) ? m.parentId : undefined;
+    if (typeof parent === 'string' && !ids.has(parent)) {
+      problems.push(
+        l10n.t('{0} follows the message {1}, which the file does not have.', `conversation.branches[${i}]`, parent),
+      );
+    }
+  });
+  return problems;
+}
+
+function checkMessage(problems: string[], path: string, value: unknown, ids: Set<string>, branch: boolean): void {
+  if (!isRecord(value)) {
+    problems.push(l10n.t('{0} is missing or is not {1}.', path, l10n.t('an object')));
+    return;
+  }
+  if (typeof value.id !== 'string' || !MESSAGE_ID.test(value.id)) {
+    problems.push(l10n.t('{0}.id is not a valid id (letters, digits, - and _, at most 128).', path));
+  } else if (ids.has(value.id)) {
+    problems.push(l10n.t('{0}.id "{1}" appears twice: every message needs its own id.', path, value.id));
+  } else {
+    ids.add(value.id);
+  }
+  if (typeof value.role !== 'string' || !ROLES.includes(value.role)) {
+    problems.push(l10n.t('{0}.role is not one of {1}.', path, ROLES.join(', ')));
+  }
+  expect(problems, `${path}.content`, value.content, 'string', false);
+  expect(problems, `${path}.createdAt`, value.createdAt, 'number', true);
+  if (value.status !== undefined && (typeof value.status !== 'string' || !STATUSES.includes(value.status))) {
+    problems.push(l10n.t('{0}.status is not one of {1}.', path, STATUSES.join(', ')));
+  }
+  for (const key of ['notice', 'model'] as const) {
+    expect(problems, `${path}.${key}`, value[key], 'string', true);
+  }
+  for (const key of ['context', 'sources'] as const) {
+    if (value[key] !== undefined && !Array.isArray(value[key])) {
+      problems.push(l10n.t('{0} is missing or is not {1}.', `${path}.${key}`, l10n.t('a list')));
+    }
+  }
+  if (branch && (typeof value.parentId !== 'string' || !MESSAGE_ID.test(value.parentId))) {
+    if (value.parentId !== undefined) {
+      problems.push(l10n.t('{0}.parentId is not a valid id (letters, digits, - and _, at most 128).', path));
+    }
+  }
+}
+
+/** Adds a problem when `value` is not of `kind` (absent is fine when `optional`). */
+function expect(problems: string[], path: string, value: unknown, kind: 'string' | 'number', optional: boolean): void {
+  if (optional && value === undefined) {
+    return;
+  }
+  const ok = kind === 'string' ? typeof value === 'string' : typeof value === 'number' && Number.isFinite(value);
+  if (!ok) {
+    problems.push(
+      l10n.t('{0} is missing or is not {1}.', path, kind === 'string' ? l10n.t('a string') : l10n.t('a number')),
+    );
+  }
+}
+
+/** At most MAX_PROBLEMS problems, and how many more there were. */
+function listed(problems: string[]): string[] {
+  if (problems.length <= MAX_PROBLEMS) {
+    return problems;
+  }
+  return [...problems.slice(0, MAX_PROBLEMS), l10n.t('… and {0} more problems.', problems.length - MAX_PROBLEMS)];
+}
+
+/** How deep JSON text nests objects and lists, read before parsing (brackets in strings do not count). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) {
+        i++; // the escaped character
+      } else if (c === 0x22) {
+        inString = false;
+      }
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      deepest = Math.max(deepest, ++depth);
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+function mb(bytes: number): number {
+  return Math.ceil(bytes / 1024 / 1024);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

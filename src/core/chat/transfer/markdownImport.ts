@@ -1,0 +1,110 @@
+import * as l10n from '@vscode/l10n';
+import {
+  newConversation,
+  titleFor,
+  type Conversation,
+  type ReplyStatus,
+  type StoredMessage,
+} from '../conversation/conversation';
+import { newId } from '../conversation/conversation';
+import { CHAT_LINEUP } from '../request/modelLineup';
+
+/** A message heading of the Markdown export: "## You · <time>" or "## ALPHA (<model>) · <time>". */
+const HEADING = /^## (You|ALPHA)(?: \(([^)\n]{1,100})\))? · [^\n]*$/;
+/** A code fence's opening or closing line: three or more backticks or tildes. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** The status notes the export writes at the end of a reply. */
+const STATUS_NOTES: Record<string, ReplyStatus> = { '_(stopped)_': 'stopped', '_(interrupted)_': 'interrupted' };
+
+/**
+ * Reads the Markdown "Export Conversation as Markdown" writes, as far as it goes: the title, and each prompt and
+ * reply, split at the export's own message headings outside code fences (a heading inside a fenced block is text).
+ * Times are dropped (the messages keep their order, a millisecond apart from now); a reply's model comes back when
+ * the heading names one of the lineup; context blocks stay in the prompt's text; branches were never exported.
+ */
+export function parseMarkdownExport(
+  text: string,
+  now = Date.now(),
+): { conversation: Conversation } | { problems: string[] } {
+  const lines = text.split(/\r\n|\r|\n/);
+  let title = '';
+  let fence: string | undefined;
+  let current: { message: StoredMessage; lines: string[] } | undefined;
+  const messages: StoredMessage[] = [];
+  const finish = () => {
+    if (current) {
+      messages.push(finished(current.message, current.lines));
+    }
+  };
+  for (const line of lines) {
+    const heading = fence === undefined ? HEADING.exec(line) : null;
+    if (heading) {
+      finish();
+      const role = heading[1] === 'You' ? 'user' : 'assistant';
+      const message: StoredMessage = { id: newId(), role, content: '', createdAt: now + messages.length };
+      const model = heading[2] && CHAT_LINEUP.find((m) => m.label === heading[2] || m.id === heading[2]);
+      if (role === 'assistant') {
+        message.status = 'done';
+        if (model) {
+          message.model = model.id;
+        }
+      }
+      current = { message, lines: [] };
+      continue;
+    }
+    fence = nextFence(line, fence);
+    if (current) {
+      current.lines.push(line);
+    } else if (!title && line.startsWith('# ')) {
+      title = line.slice(2).trim();
+    }
+  }
+  finish();
+  if (!messages.some((m) => m.role === 'user')) {
+    return {
+      problems: [
+        l10n.t(
+          'The file is neither JSON nor Markdown exported by ALPHA: it has no prompt under a "## You · …" heading.',
+        ),
+      ],
+    };
+  }
+  const conversation = newConversation(now);
+  conversation.title = titleFor(title, 200) || titleFor(messages.find((m) => m.role === 'user')?.content ?? '');
+  conversation.messages = messages;
+  conversation.updatedAt = messages.at(-1)?.createdAt ?? now;
+  return { conversation };
+}
+
+/** The fence open after `line`: opened by a fence line, closed by one of the same kind at least as long. */
+function nextFence(line: string, open: string | undefined): string | undefined {
+  const match = FENCE.exec(line);
+  if (!match) {
+    return open;
+  }
+  const marker = match[1];
+  if (open === undefined) {
+    return marker;
+  }
+  const closes = marker[0] === open[0] && marker.length >= open.length && line.trim() === marker;
+  return closes ? undefined : open;
+}
+
+/** A message with its section's text: blank lines around it trimmed, a reply's status note read and taken off. */
+function finished(message: StoredMessage, lines: string[]): StoredMessage {
+  while (lines.length && !lines[0].trim()) {
+    lines.shift();
+  }
+  while (lines.length && !lines.at(-1)?.trim()) {
+    lines.pop();
+  }
+  const status = message.role === 'assistant' ? STATUS_NOTES[lines.at(-1)?.trim() ?? ''] : undefined;
+  if (status) {
+    lines.pop();
+    while (lines.length && !lines.at(-1)?.trim()) {
+      lines.pop();
+    }
+    message.status = status;
+  }
+  return { ...message, content: lines.join('\n') };
+}
