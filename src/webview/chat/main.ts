@@ -1,3 +1,5 @@
+import '../shared/base.css';
+import './chat.css';
 import '../shared/pageL10n';
 import type { ChatStateView, HostToWebview, MessageView, WebviewToHost } from '../../protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
@@ -26,8 +28,6 @@ import { Scroller } from './scroller';
 import { focusSwitched } from './messages/branchFocus';
 import { isAnnounceMode } from './spokenReply';
 import { ConversationTotal, showUsage } from './messages/usage';
-import '../shared/base.css';
-import './chat.css';
 
 interface VsCodeApi extends DraftStore {
   postMessage(message: WebviewToHost): void;

@@ -4,6 +4,7 @@ import { makeHostLink } from '../shared/hostLinks';
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
 import { allowMathml } from './mathSanitizer';
+import './safeHtml.css';
 
 /** The page's own sanitiser (its MathML hook stays off every other DOMPurify user). */
 const purifier = DOMPurify(window);

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../shared/dom';
+import './scroller.css';
 
 /** How close to the bottom still counts as "at the bottom", in pixels. */
 const BOTTOM_SLACK = 24;

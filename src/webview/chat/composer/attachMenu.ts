@@ -1,6 +1,7 @@
 import type { AttachOptionView } from '../../../protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../../shared/dom';
+import './attachMenu.css';
 
 /** The codicon of each kind of option. */
 const ICONS: Record<AttachOptionView['kind'], string> = {

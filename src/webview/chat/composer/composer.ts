@@ -12,6 +12,7 @@ import { h, icon } from '../../shared/dom';
 import { chip } from '../messages/messageView';
 import { QueueList } from './queueView';
 import { ContextGauge } from './contextGauge';
+import './composer.css';
 
 interface VsCodeState {
   draft?: string;

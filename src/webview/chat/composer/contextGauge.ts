@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { BudgetView, InstructionsView, WebviewToHost } from '../../../protocol/chatProtocol';
 import { formatTokens } from '../../../shared/tokens';
 import { h, icon } from '../../shared/dom';
+import './contextGauge.css';
 
 /** The share of the context past which the gauge warns and says so once. */
 export const GAUGE_WARN_SHARE = 0.8;

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { h, textButton } from '../../shared/dom';
+import './editBox.css';
 
 /** What an edit box does: its label, its text, and its two ends. */
 export interface EditBoxOptions {

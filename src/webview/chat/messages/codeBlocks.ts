@@ -2,6 +2,7 @@ import type { WebviewToHost } from '../../../protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import { h, icon } from '../../shared/dom';
 import { highlightInto } from './highlight';
+import './codeBlocks.css';
 
 /** What a code block's buttons do; the page handles their clicks in one listener (`codeAction`). */
 type CodeAction = 'copy' | 'insert' | 'replace' | 'open';

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { CompactionView, WebviewToHost } from '../../../protocol/chatProtocol';
 import { h, icon } from '../../shared/dom';
+import './compactionMarker.css';
 
 /**
  * The marker of a compaction: after the last message it summarised (at the top of the log while that message is

@@ -1,6 +1,7 @@
 import type { ChatErrorAction, ChatErrorView } from '../../../protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import { h, icon, textButton } from '../../shared/dom';
+import './errorNotice.css';
 
 /**
  * An error inside the conversation: its sentence and its action. A key or settings problem also offers Retry.

@@ -16,6 +16,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
+import './highlight.css';
 
 // A small set, registered once when the bundle loads: what chat replies mostly contain.
 const LANGUAGES = {

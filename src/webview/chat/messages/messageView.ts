@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import { clockTime, h, icon, iconButton } from '../../shared/dom';
 import { errorNotice } from './errorNotice';
 import { renderMarkdownInto, StreamRenderer, type Decorate } from '../render';
+import './messageView.css';
 
 /** Replies longer than this are drawn over several frames rather than in one go. */
 const LONG_REPLY_CHARS = 65_536;

@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { MessageView, UsageView } from '../../../protocol/chatProtocol';
 import { locale } from '../../shared/l10n';
 import { h } from '../../shared/dom';
+import './usage.css';
 
 /** Whole numbers as the page's language writes them ("12,345"). */
 function tokens(n: number): string {

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { h, iconButton } from '../../shared/dom';
 import { holdSleep } from '../render';
+import './findBar.css';
 
 /** The highlight names chat.css styles (`::highlight(…)`): every match, and the one stepped to. */
 const ALL = 'alpha-find';

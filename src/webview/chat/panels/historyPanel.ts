@@ -7,6 +7,7 @@ import type {
 import * as l10n from '@vscode/l10n';
 import { locale } from '../../shared/l10n';
 import { h, icon, iconButton, relativeTime } from '../../shared/dom';
+import './historyPanel.css';
 
 /** How long typing pauses before the host is asked to search. */
 const SEARCH_DELAY_MS = 150;

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { h } from '../../shared/dom';
+import './welcome.css';
 
 /** What an empty conversation shows: what the chat does and its keys. */
 export function welcome(): HTMLElement {

@@ -27,6 +27,8 @@
  * (scrolling without jumps, sleeping and waking) and `chatPageMarkdown.test.ts` (streamed = whole rendering).
  */
 
+import './render.css';
+
 export { discardMessages } from './discard';
 export { holdSleep } from './finishedBlocks';
 export { drawRecent, OlderMessages } from './olderMessages';

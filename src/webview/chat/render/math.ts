@@ -2,6 +2,7 @@ import temml from 'temml';
 import * as l10n from '@vscode/l10n';
 import type { MarkedExtension, RendererThis, TokenizerExtension, RendererExtension, Tokens } from 'marked';
 import { mathMarkup } from './mathMarkup';
+import './math.css';
 
 /**
  * TeX math in Markdown, as models write it, rendered as MathML (which Chromium draws natively) by Temml:
