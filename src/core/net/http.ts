@@ -46,7 +46,6 @@ export interface HttpRequest {
   signal?: AbortSignal;
 }
 
-
 const MAX_REDIRECTS = 5;
 
 /** The HTTP layer: undici with timeouts, proxies, no redirects but an upgrade to https, and typed errors. */

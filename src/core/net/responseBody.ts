@@ -27,7 +27,6 @@ export interface HttpResponse {
   dispose(graceMs?: number): void;
 }
 
-
 /** The most a whole (not streamed) body may decode to. */
 export const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 

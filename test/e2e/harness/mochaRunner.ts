@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { parentOf } from './paths';
+import { ignorePageStyles } from '../../support/pageStyles';
 
 /** What a suite run reports, to a results file the test command reads. */
 export interface TestResults {
@@ -32,6 +33,7 @@ export interface MochaRunOptions {
 
 /** Runs mocha (BDD) over the given files in this process and counts passes and failures (hooks included). */
 export async function runMochaFiles(files: string[], options: MochaRunOptions = {}): Promise<TestResults> {
+  ignorePageStyles();
   const mocha = new Mocha({
     ui: 'bdd',
     reporter: options.reporter ?? 'spec',

@@ -1,0 +1,136 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import temml from 'temml';
+import { MAX_FORMULA_CHARS } from '../../../../src/webview/chat/render/math';
+import { MATHML_ATTRIBUTES, MATHML_ELEMENTS, mathMarkup } from '../../../../src/webview/chat/render/mathMarkup';
+import { MATH_FORMULAS, mathReply } from '../../../fakeService/chatContent';
+import { MATH_SET } from '../../../support/mathSet';
+import { everyChar, randomCuts, renderStreamed, renderWhole } from '../../../support/streamedMarkdown';
+
+describe('chat webview: math', () => {
+  it('every reply of the math set streamed in pieces ends rendered exactly as the whole text', () => {
+    for (const [n, reply] of MATH_SET.entries()) {
+      const whole = renderWhole(reply);
+      assert.equal(renderStreamed(reply, everyChar(reply)), whole, `reply ${n}, one character at a time`);
+      for (let seed = 1; seed <= 16; seed++) {
+        const cuts = randomCuts(reply, n * 100 + seed, seed % 2 ? 5 : 30);
+        assert.equal(renderStreamed(reply, cuts), whole, `reply ${n}, random cuts, seed ${seed}`);
+      }
+    }
+  });
+
+  it('renders inline and display math as MathML with its TeX as alttext and annotation', () => {
+    const html = renderWhole(MATH_SET[0]);
+    assert.equal((html.match(/<math /g) ?? []).length, 3, html);
+    assert.match(html, /<div class="math-block"><math display="block" alttext="x = \\frac\{-b/);
+    assert.match(html, /<annotation encoding="application\/x-tex">a \\neq 0<\/annotation>/);
+    const parens = renderWhole(MATH_SET[2]);
+    assert.equal((parens.match(/<math /g) ?? []).length, 2, parens);
+    assert.match(parens, /<math display="block" alttext="\\int_0/);
+  });
+
+  it("renders the fake service's math reply: four formulas, the amounts as text, the hostile ones as source", () => {
+    const html = renderWhole(mathReply());
+    const alts = Array.from(html.matchAll(/<math [^>]*alttext="([^"]*)"/g), (m) => m[1].replace(/&amp;/g, '&'));
+    assert.deepEqual(alts, Object.values(MATH_FORMULAS));
+    assert.match(html, /<p>It costs \$5 and \$10, or \$5–\$10 in bulk\.<\/p>/);
+    assert.equal((html.match(/<code class="math-source"/g) ?? []).length, 3, html);
+    assert.equal(renderStreamed(mathReply(), everyChar(mathReply())), html);
+  });
+
+  it('leaves dollar amounts as text', () => {
+    assert.equal(renderWhole(MATH_SET[1]), '<p>It costs $5 and $10, or $5–$10 in bulk; US$3 each.</p>\n');
+    assert.equal(renderWhole('Between $ 5 and $ 6, or \\$x\\$.'), '<p>Between $ 5 and $ 6, or $x$.</p>\n');
+  });
+
+  it('shows an unfinished formula, and one a blank line leaves open, as text', () => {
+    assert.equal(renderWhole('unfinished $$\n\\frac{1}{2}'), '<p>unfinished $$\n\\frac{1}{2}</p>\n');
+    assert.equal(renderWhole('$$\nx = 1'), '<p>$$\nx = 1</p>\n');
+    assert.equal(renderWhole('$$\nnot closed\n\nso text\n'), '<p>$$\nnot closed</p>\n<p>so text</p>\n');
+    assert.equal(renderWhole('a $x + b'), '<p>a $x + b</p>\n');
+  });
+
+  it('shows a formula that does not parse, or a hostile one, as its source in code, with no link', () => {
+    const html = renderWhole(MATH_SET[8]);
+    assert.doesNotMatch(html, /<a |href=|<math/);
+    assert.match(
+      html,
+      /<code class="math-source" title="Formula not rendered: [^"]*\\href[^"]*">\$\\href\{javascript:/,
+    );
+    assert.match(
+      html,
+      /<code class="math-source" title="[^"]*">\$\$\\url\{command:workbench\.action\.quit\}\$\$<\/code>/,
+    );
+    assert.match(renderWhole('$\\includegraphics{https://example.com/x.png}$'), /math-source/);
+    assert.match(
+      renderWhole('$$\n\\frac{1}{\n$$\n'),
+      /<p class="math-source"><code [^>]*>\$\$\n\\frac\{1\}\{\n\$\$<\/code><\/p>/,
+    );
+  });
+
+  it('bounds what a formula may cost: macro expansion, sizes, length', () => {
+    assert.match(renderWhole('$\\def\\a{\\a\\a}\\a$'), /math-source/);
+    assert.match(renderWhole('$$\\gdef\\b{x\\b}\\b$$'), /math-source/);
+    const huge = mathMarkup(temml, '\\rule{100000em}{1em}\\hspace{5000pt}', false);
+    assert.match(huge, /width="20em"/);
+    assert.match(huge, /width="240pt"/);
+    const long = `$${'x+'.repeat(MAX_FORMULA_CHARS)}x$`;
+    assert.doesNotMatch(renderWhole(long), /<math/, 'an inline formula over the cap is text');
+    const block = renderWhole(`$$\n${'x+'.repeat(MAX_FORMULA_CHARS)}x\n$$\n`);
+    assert.match(block, /<code class="math-source" title="Formula longer than 4000 characters">/);
+  });
+
+  it('a macro defined in one formula does not reach the next (streamed and whole agree)', () => {
+    const html = renderWhole('$\\gdef\\v{1}\\v$ then $\\v$');
+    assert.equal((html.match(/<math /g) ?? []).length, 1, html);
+    assert.match(html, /math-source[^>]*>\$\\v\$/);
+  });
+
+  it('emits no inline style, and only the MathML elements and attributes the page allows', () => {
+    const corpus = [
+      'x^2',
+      '\\sqrt{x}\\sqrt[3]{y}',
+      '\\left(\\sum_{i=1}^n x_i\\right)',
+      '\\color{red}{x}\\colorbox{red}{y}\\rule{1em}{2em}',
+      '\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}',
+      "\\mathcal{L} f'(x)\\hat{x}\\vec{v}\\text{hi}\\;",
+      '\\begin{aligned}a&=b\\\\c&=d\\end{aligned}',
+      '\\cancel{x}\\boxed{x}\\fbox{y}\\phantom{z}\\raisebox{1em}{x}',
+      '\\tag{1} x',
+      '\\sideset{_a^b}{_c^d}\\sum \\overbrace{a+b}^{n}\\xrightarrow{f}\\binom{n}{k}',
+      '\\begin{equation}x\\end{equation}\\genfrac(]{0pt}{2}{a}{b}\\tfrac12\\displaystyle x',
+    ];
+    const elements = new Set<string>();
+    const attributes = new Set<string>();
+    for (const tex of corpus) {
+      const markup = mathMarkup(temml, tex, true);
+      assert.doesNotMatch(markup, / style="/, tex);
+      for (const [, element, rest] of markup.matchAll(/<([a-z]+)((?: [a-z]+="[^"]*")*)>/g)) {
+        elements.add(element);
+        for (const [, name] of rest.matchAll(/ ([a-z]+)="/g)) {
+          attributes.add(name);
+        }
+      }
+    }
+    // `span` is the HTML counter of an equation number (`\begin{equation}`), inside `mtext`.
+    assert.deepEqual(
+      [...elements].filter((e) => !MATHML_ELEMENTS.includes(e) && e !== 'span'),
+      [],
+    );
+    assert.deepEqual(
+      [...attributes].filter((a) => !MATHML_ATTRIBUTES.includes(a)),
+      [],
+    );
+    assert.ok(elements.size >= 25 && attributes.size >= 15, `${elements.size} elements, ${attributes.size} attributes`);
+  });
+
+  it('allows no MathML element or attribute Temml does not emit', () => {
+    const source = readFileSync(require.resolve('temml'), 'utf8');
+    for (const element of MATHML_ELEMENTS) {
+      assert.ok(source.includes(`"${element}"`), `Temml emits <${element}>`);
+    }
+    for (const name of MATHML_ATTRIBUTES.filter((a) => !['class', 'alttext', 'aria-label'].includes(a))) {
+      assert.ok(source.includes(`setAttribute("${name}"`), `Temml sets ${name}`);
+    }
+  });
+});
