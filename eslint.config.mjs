@@ -103,8 +103,8 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
   },
-  // No regular expression may backtrack super-linearly over text from the service, a workspace or a page (DESIGN:
-  // "What a hostile service … may not"): each report is fixed, or kept with a disable comment saying why it is safe.
+  // No regular expression may backtrack super-linearly over text from the service, a workspace or a page
+  // (docs/architecture.md, "Hostile input"): each report is fixed, or kept with a disable comment saying why it is safe.
   {
     files: ['src/**/*.ts'],
     plugins: { regexp },
