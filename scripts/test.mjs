@@ -191,7 +191,7 @@ const lintCommands = () => {
 };
 const typecheckCommands = () => [
   npx('tsc', '-p', '.'),
-  npx('tsc', '-p', 'src'),
+  npx('tsc', '-p', 'tsconfig.src.json'),
   npx('tsc', '-p', 'src/webview'),
   npx('tsc', '-p', 'test/bench/page'),
 ];
