@@ -5,6 +5,8 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// `--analyze`: after the build, what each bundle holds by package (what each package costs it), largest first.
+const analyze = process.argv.includes('--analyze');
 
 const common = {
   bundle: true,
@@ -12,12 +14,16 @@ const common = {
   sourcemap: production ? false : 'linked',
   logLevel: 'warning',
   legalComments: 'none',
+  metafile: analyze,
 };
 
-/** Webview entry points that exist (each feature adds its own). */
-const webviewEntries = ['chat', 'encyclopedia']
-  .map((name) => ({ name, file: `src/webview/${name}/main.ts` }))
-  .filter((e) => existsSync(e.file));
+/** The webview entry points: a missing one fails the build (a page without its script would load blank). */
+const webviewEntries = ['chat', 'encyclopedia'].map((name) => ({ name, file: `src/webview/${name}/main.ts` }));
+const missing = webviewEntries.filter((e) => !existsSync(e.file)).map((e) => e.file);
+if (missing.length) {
+  console.error(`esbuild.mjs: webview entry point not found: ${missing.join(', ')}`);
+  process.exit(1);
+}
 
 /**
  * The extension loads its MCP server from dist/mcpServer.js (`import()` of core/mcp/mcpHttpServer becomes a
@@ -91,5 +97,26 @@ if (watch) {
     await ctx.watch();
   }
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  if (analyze) {
+    results.forEach((result) => printParts(result.metafile));
+  }
+}
+
+/** One line per bundle, then its bytes by npm package (`src` for ours), as esbuild's metafile counts them. */
+function printParts(metafile) {
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (file.endsWith('.map') || file.endsWith('.css')) {
+      continue;
+    }
+    const parts = new Map();
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      const name = match ? match[1] : 'src';
+      parts.set(name, (parts.get(name) ?? 0) + bytesInOutput);
+    }
+    const kb = (bytes) => `${(bytes / 1000).toFixed(0)} KB`;
+    const sorted = [...parts].sort((a, b) => b[1] - a[1]);
+    console.log(`${file}: ${kb(output.bytes)}; ${sorted.map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ')}`);
+  }
 }

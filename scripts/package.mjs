@@ -25,9 +25,9 @@ rmSync(vsix, { force: true });
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 run(process.execPath, ['esbuild.mjs', '--production']);
 // vsce runs `vscode:prepublish` (the same production build) once more by itself; esbuild takes a second.
-// The README's screenshots stay out of the .vsix (.vscodeignore): its image links point at the repository instead,
-// through package.json's `vsce.baseImagesUrl` (vsce works that out by itself only for GitHub and GitLab), so a plain
-// `npx @vscode/vsce package` works too.
+// The README's screenshots and docs/ stay out of the .vsix (.vscodeignore): its image links and its links to docs/
+// point at the repository instead, through package.json's `vsce.baseImagesUrl` and `vsce.baseContentUrl` (vsce works
+// them out by itself only for GitHub and GitLab), so a plain `npx @vscode/vsce package` works too.
 run(join(root, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix]);
 
 const size = statSync(vsix).size;

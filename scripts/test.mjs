@@ -191,6 +191,7 @@ const lintCommands = () => {
 };
 const typecheckCommands = () => [
   npx('tsc', '-p', '.'),
+  npx('tsc', '-p', 'tsconfig.src.json'),
   npx('tsc', '-p', 'src/webview'),
   npx('tsc', '-p', 'test/bench/page'),
 ];

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -45,6 +47,14 @@ export async function run(): Promise<BenchFigure[]> {
       requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
     }) as Transport,
   );
+  // The machine's own loopback HTTP, for the MCP figure: a bare `fetch` POST to a server that answers `{}` at once.
+  const trivial = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('{}'));
+  });
+  await new Promise<void>((resolve) => trivial.listen(0, '127.0.0.1', resolve));
+  const trivialUrl = `http://127.0.0.1:${(trivial.address() as AddressInfo).port}/`;
+  const plainFetch = async () => (await fetch(trivialUrl, { method: 'POST', body: '{}' })).text();
   const signal = new AbortController().signal;
   const time = async (work: () => Promise<unknown>): Promise<number> => {
     const started = performance.now();
@@ -65,11 +75,13 @@ export async function run(): Promise<BenchFigure[]> {
       await bare();
       await tool();
       await mcp();
+      await plainFetch();
     }
     const ratios: number[] = [];
     const bareMs: number[] = [];
     const toolMs: number[] = [];
     const mcpMs: number[] = [];
+    const fetchMs: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const order = i % 2 === 0 ? ([bare, tool] as const) : ([tool, bare] as const);
       const first = await time(order[0]);
@@ -79,6 +91,7 @@ export async function run(): Promise<BenchFigure[]> {
       toolMs.push(t);
       ratios.push(t / b);
       mcpMs.push(await time(mcp));
+      fetchMs.push(await time(plainFetch));
     }
     const ratio = median(ratios);
     const ms = (values: number[]) => `${(median(values) * 1000).toFixed(0)} µs`;
@@ -93,10 +106,15 @@ export async function run(): Promise<BenchFigure[]> {
         name: 'MCP round trip over loopback (SDK client → in-host server → fake), median',
         value: `${ms(mcpMs)} (${(median(mcpMs) / median(bareMs)).toFixed(2)}× the bare call)`,
       },
+      {
+        name: "bare fetch POST to a trivial loopback server (this machine's loopback HTTP), median",
+        value: ms(fetchMs),
+      },
     ];
   } finally {
     await client.close();
     await server.close();
+    await new Promise((resolve) => trivial.close(resolve));
     await http.dispose();
     await fake.close();
   }

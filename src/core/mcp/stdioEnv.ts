@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 
-/** The environment variables the stdio MCP server reads (documented in the README). */
+/** The environment variables the stdio MCP server reads (README.md lists them, under "AXO for agents"). */
 export const STDIO_ENV_NAMES = {
   /** The encyclopedia key (required). */
   key: 'AXO_API_KEY',

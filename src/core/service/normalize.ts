@@ -1,5 +1,5 @@
 /**
- * Normalization of the bodies the spec does not show. Tolerant of the common forms (see DESIGN.md,
+ * Normalization of the bodies the spec does not show. Tolerant of the common forms (see docs/architecture.md,
  * "Unknown shapes"); anything unrecognised becomes readable JSON instead of a failure or `[object Object]`.
  */
 

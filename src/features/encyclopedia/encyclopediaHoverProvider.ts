@@ -14,20 +14,11 @@ const MIN_FETCH_CHARS = 3;
 const MAX_FETCH_CHARS = 100;
 const MAX_MISSES = 500;
 
-/** `isTrusted: { enabledCommands }` exists from VS Code 1.77; older versions take only a boolean. */
-export function supportsEnabledCommands(version = vscode.version): boolean {
-  const [major, minor] = version.split('.').map((n) => parseInt(n, 10));
-  return major > 1 || (major === 1 && minor >= 77);
-}
-
-/**
- * Markdown whose only trusted command is `axo.article`. Where VS Code cannot restrict trust to a list, `true` is
- * used: every service value in the text is escaped and the only command link is the one the extension wrote.
- */
+/** Markdown whose only trusted command is `axo.article`: every service value in the text is escaped. */
 export function hoverMarkdownString(text: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(text);
   md.supportHtml = false;
-  (md as { isTrusted?: unknown }).isTrusted = supportsEnabledCommands() ? { enabledCommands: [HOVER_COMMAND] } : true;
+  md.isTrusted = { enabledCommands: [HOVER_COMMAND] };
   return md;
 }
 

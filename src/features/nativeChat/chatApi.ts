@@ -1,78 +1,37 @@
 import * as vscode from 'vscode';
 
 /*
- * The minimal shapes of VS Code's chat and language-model APIs that this extension uses. `@types/vscode` 1.74 (kept
- * below the `engines.vscode` floor, 1.90) has none of them, so they are declared here and detected at run time: on a
- * VS Code without them, `nativeChatApi()` returns undefined members and the features are not registered.
- * Shapes as in vscode.d.ts (chat participants 1.90+, `lm.registerLanguageModelChatProvider` 1.104+).
+ * VS Code's chat and language-model APIs as this extension uses them. What VS Code 1.90 (the `engines.vscode` floor,
+ * and the pinned `@types/vscode`) has is taken from its typings: chat participants, `lm.selectChatModels`,
+ * `LanguageModelChatMessage`. What came later is declared here, as in vscode.d.ts: the language-model chat provider
+ * (`lm.registerLanguageModelChatProvider`, `LanguageModelTextPart`, 1.104) and `responseIsIncomplete`. Everything is
+ * detected at run time: on a VS Code without it, `nativeChatApi()` returns undefined members and the features are
+ * not registered.
  */
 
-/** `vscode.ChatPromptReference`. */
-export interface ChatPromptReference {
-  readonly id: string;
-  readonly value: unknown;
-  readonly range?: [number, number];
-}
+/** `vscode.ChatRequest`. */
+export type ChatRequest = vscode.ChatRequest;
 
-/** `vscode.ChatRequest` (what we read of it). */
-export interface ChatRequest {
-  readonly prompt: string;
-  readonly command: string | undefined;
-  readonly references: readonly ChatPromptReference[];
-}
+/** What the history reads of a `vscode.ChatRequestTurn`. */
+export type ChatRequestTurn = Pick<vscode.ChatRequestTurn, 'prompt' | 'participant' | 'command'>;
 
-/** `vscode.ChatRequestTurn`. */
-export interface ChatRequestTurn {
-  readonly prompt: string;
-  readonly participant: string;
-  readonly command?: string;
-}
-
-/** `vscode.ChatResponseTurn`: `response` holds parts; markdown parts have `value: MarkdownString`. */
-export interface ChatResponseTurn {
+/** What the history reads of a `vscode.ChatResponseTurn`: its parts are read as unknown values, whatever their kind. */
+export type ChatResponseTurn = Pick<vscode.ChatResponseTurn, 'result' | 'participant' | 'command'> & {
   readonly response: readonly unknown[];
-  readonly result: ChatResult;
-  readonly participant: string;
-  readonly command?: string;
-}
+};
 
-/** `vscode.ChatContext`. */
+/** What the handlers read of a `vscode.ChatContext`. */
 export interface ChatContext {
   readonly history: readonly (ChatRequestTurn | ChatResponseTurn)[];
 }
 
-/** `vscode.ChatResult`. */
-export interface ChatResult {
-  errorDetails?: { message: string; responseIsIncomplete?: boolean };
-  metadata?: Record<string, unknown>;
+/** `vscode.ChatResult`, with `errorDetails.responseIsIncomplete` (after 1.90: older versions ignore it). */
+export interface ChatResult extends vscode.ChatResult {
+  errorDetails?: vscode.ChatErrorDetails & { responseIsIncomplete?: boolean };
 }
 
-/** `vscode.ChatResponseStream` (the parts we write). */
-export interface ChatResponseStream {
-  markdown(value: string | vscode.MarkdownString): void;
-  progress(value: string): void;
-  reference(value: vscode.Uri | vscode.Location): void;
-  button(command: vscode.Command): void;
-}
-
-/** `vscode.ChatRequestHandler`. */
-export type ChatRequestHandler = (
-  request: ChatRequest,
-  context: ChatContext,
-  response: ChatResponseStream,
-  token: vscode.CancellationToken,
-) => vscode.ProviderResult<ChatResult | void>;
-
-/** `vscode.ChatParticipant` (what we set). */
-export interface ChatParticipant extends vscode.Disposable {
-  readonly id: string;
-  iconPath?: vscode.Uri | { light: vscode.Uri; dark: vscode.Uri } | vscode.ThemeIcon;
-}
-
-/** `vscode.chat`. */
-export interface ChatNamespace {
-  createChatParticipant(id: string, handler: ChatRequestHandler): ChatParticipant;
-}
+/** The parts of `vscode.ChatResponseStream` the handlers write. */
+export type ChatResponseStream = Pick<vscode.ChatResponseStream, 'markdown' | 'progress' | 'reference' | 'button'>;
 
 /** `vscode.LanguageModelChatInformation`. */
 export interface LanguageModelChatInformation {
@@ -120,42 +79,20 @@ export interface LanguageModelChatProvider<T extends LanguageModelChatInformatio
   ): Thenable<number>;
 }
 
-/** `vscode.LanguageModelChatResponse`. */
-export interface LanguageModelChatResponse {
-  readonly text: AsyncIterable<string>;
-}
-
 /** `vscode.LanguageModelChat`: what `lm.selectChatModels` returns. */
-export interface LanguageModelChat {
-  readonly id: string;
-  readonly name: string;
-  readonly vendor: string;
-  readonly family: string;
-  readonly version: string;
-  readonly maxInputTokens: number;
-  sendRequest(
-    messages: unknown[],
-    options?: Record<string, unknown>,
-    token?: vscode.CancellationToken,
-  ): Thenable<LanguageModelChatResponse>;
-  countTokens(text: string, token?: vscode.CancellationToken): Thenable<number>;
-}
+export type LanguageModelChat = vscode.LanguageModelChat;
 
-/** `vscode.lm`. */
-export interface LmNamespace {
+/** `vscode.lm`: `selectChatModels` from 1.90, `registerLanguageModelChatProvider` from 1.104. */
+export type LmNamespace = Pick<typeof vscode.lm, 'selectChatModels'> & {
   registerLanguageModelChatProvider(vendor: string, provider: LanguageModelChatProvider): vscode.Disposable;
-  selectChatModels(selector?: { vendor?: string; family?: string; id?: string }): Thenable<LanguageModelChat[]>;
-}
+};
 
-/** `vscode.LanguageModelChatMessage` factory. */
-export interface LanguageModelChatMessageStatic {
-  User(content: string): unknown;
-  Assistant(content: string): unknown;
-}
+/** The `vscode.LanguageModelChatMessage` factories. */
+export type LanguageModelChatMessageStatic = Pick<typeof vscode.LanguageModelChatMessage, 'User' | 'Assistant'>;
 
 /** The native chat APIs the running VS Code has; each member is undefined when it lacks them. */
 export interface NativeChatApi {
-  chat?: ChatNamespace;
+  chat?: Pick<typeof vscode.chat, 'createChatParticipant'>;
   lm?: LmNamespace;
   /** `vscode.LanguageModelTextPart`: providers must report instances of this very class. */
   TextPart?: new (value: string) => unknown;
@@ -165,7 +102,7 @@ export interface NativeChatApi {
 /** Detects the native chat APIs on `api` (the `vscode` module unless a test passes another). */
 export function nativeChatApi(api: unknown = vscode): NativeChatApi {
   const v = api as {
-    chat?: Partial<ChatNamespace>;
+    chat?: Partial<typeof vscode.chat>;
     lm?: Partial<LmNamespace>;
     LanguageModelTextPart?: unknown;
     LanguageModelChatMessage?: Partial<LanguageModelChatMessageStatic>;
@@ -174,7 +111,7 @@ export function nativeChatApi(api: unknown = vscode): NativeChatApi {
   const hasProvider =
     typeof v.lm?.registerLanguageModelChatProvider === 'function' && typeof v.LanguageModelTextPart === 'function';
   return {
-    chat: hasChat ? (v.chat as ChatNamespace) : undefined,
+    chat: hasChat ? (v.chat as typeof vscode.chat) : undefined,
     lm: hasProvider ? (v.lm as LmNamespace) : undefined,
     TextPart: hasProvider ? (v.LanguageModelTextPart as new (value: string) => unknown) : undefined,
     ChatMessage:

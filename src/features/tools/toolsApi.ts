@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 
 /*
- * The shapes of VS Code's language-model tool and MCP server definition APIs that this extension uses. `@types/vscode`
- * is pinned below both (as `nativeChat/chatApi.ts` explains for chat), so they are declared here and detected at run
- * time: on a VS Code without them `agentToolsApi()` returns undefined members and nothing is registered.
+ * The shapes of VS Code's language-model tool and MCP server definition APIs that this extension uses. Both came after
+ * VS Code 1.90, the `engines.vscode` floor at which `@types/vscode` is pinned, so they are declared here and detected
+ * at run time: on a VS Code without them `agentToolsApi()` returns undefined members and nothing is registered.
  * Shapes as in vscode.d.ts: `lm.registerTool` and `LanguageModelToolResult` since 1.95, `lm.registerMcpServer
  * DefinitionProvider` and `McpHttpServerDefinition` since 1.101.
  */

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'alpha-axo.alpha-axo';
 
-/** The public contract of DESIGN.md: command id → title as the palette shows it. */
+/** The public contract (the README's Commands table): command id → title as the palette shows it. */
 const CONTRACT_COMMANDS: Record<string, string> = {
   'alpha.chat.open': 'ALPHA: Open Chat',
   'alpha.chat.openInEditor': 'ALPHA: Open Chat in Editor',

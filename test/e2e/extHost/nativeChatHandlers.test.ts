@@ -22,7 +22,8 @@ import { startFakeService, type FakeService, type RecordedRequest } from '../../
 /*
  * The @alpha and @axo handlers called as VS Code's chat view calls them (a request, the history, a response stream,
  * a token), against the fake service. VS Code's chat view runs third-party participants only with a model selected
- * (see the README), so this is where every path of the handlers is checked, whatever the chat view allows.
+ * (see the README, "VS Code's own chat"), so this is where every path of the handlers is checked, whatever the chat
+ * view allows.
  */
 
 /** One part a handler wrote to the response stream. */

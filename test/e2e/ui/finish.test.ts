@@ -12,7 +12,7 @@ import { chatFrame, clearNotifications, fillInputBox, poll, runCommand, waitForT
 import { openChat, prompts, sendPrompt, waitForReplyEnd, waitForReplyText } from './chatHelpers';
 import { encyclopediaFrame, hoverOver, openFile, quickPickRow } from './encyclopediaHelpers';
 
-/** Where the measured activation time goes, for the README to cite. */
+/** Where the measured activation time goes, for docs/performance.md to cite. */
 const activationFile = path.join(vscodeTestDir, 'results', 'activation.json');
 /** The target for `activate()` (measured inside activate(), so code-server's own start-up does not count). */
 const ACTIVATION_TARGET_MS = 50;

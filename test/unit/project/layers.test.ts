@@ -10,7 +10,7 @@ const root = repoRoot;
 const LAYER_RULES = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'import-x/no-cycle']);
 
 /**
- * The layer rules of eslint.config.mjs (README "Architecture"), checked on code that breaks each one: `npm run lint`
+ * The layer rules of eslint.config.mjs (docs/architecture.md, "Layers"), checked on code that breaks each one: `npm run lint`
  * fails on it. The files named exist, so the type-aware rules find their project; only the given text is linted.
  * Each zone is tried with a short and a deep relative path (`../../../src/…` resolves to the same file: the zones
  * match resolved paths, not import text).

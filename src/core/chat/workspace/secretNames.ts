@@ -1,7 +1,7 @@
 /**
  * File names that look like they hold a secret: private keys, certificates with keys, key stores, credentials and
  * environment files. Attaching one asks first: its text would be sent to the service and stored in the
- * conversation. (The README lists these.)
+ * conversation. (docs/chat.md lists these, under Attachments.)
  */
 const SECRET_NAMES = new Set([
   'id_rsa',

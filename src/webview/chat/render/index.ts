@@ -21,7 +21,7 @@
  * - **Discard** (`discard.ts`): leaving a conversation takes its messages off at once, except very long replies,
  *   which are hidden at once (`discarded`) and taken apart a chunk per idle moment.
  *
- * Measured by `npm run bench` (README "Performance"): `chatRender.bench` (streaming, against a naive re-render),
+ * Measured by `npm run bench` (docs/performance.md): `chatRender.bench` (streaming, against a naive re-render),
  * `loadWebview.bench` (long tasks while showing, switching, streaming, reading and leaving a 5 MB reply) and
  * `lastPixel.bench` (last byte to last pixel through code-server). Tested in `test/e2e/ui/chatPage.test.ts`
  * (scrolling without jumps, sleeping and waking) and `chatPageMarkdown.test.ts` (streamed = whole rendering).

@@ -6,7 +6,7 @@ import { everyChar, randomCuts, renderStreamed, renderWhole } from '../../../sup
 const CUTTINGS = 12;
 
 /**
- * The examples whose streamed rendering may differ from the whole, each with why (the README lists them too).
+ * The examples whose streamed rendering may differ from the whole, each with why (docs/architecture.md lists them too).
  * Empty: every example ends as the whole text renders.
  */
 const EXCEPTIONS = new Map<number, string>();
