@@ -16,16 +16,66 @@ import type { QueueEntry } from '../../core/chat/conversation/queuedPrompts';
 import type {
   BudgetView,
   ChatErrorAction,
+  ChatStateView,
   ChatErrorView,
   CompactionView,
   ContextChipView,
   ConversationSummaryView,
+  HistoryScope,
   MessageView,
   ModelView,
   QueueView,
   SourceView,
   UsageView,
 } from '../../protocol/chatProtocol';
+
+/**
+ * What a page is drawn from, read in one go: the conversation shown, the list, and what the window knows beside
+ * them. The host's stored data stays here; only `pageData` of it goes to the page.
+ */
+export interface PageSource {
+  conversation: Conversation;
+  /** The conversation list, newest first. */
+  summaries: readonly ConversationSummary[];
+  /** This window's workspace (see `Conversation.workspace`); undefined in a window without one. */
+  workspace?: string;
+  /** The model id in `alphaAxo.chat.model`. */
+  model: string;
+  /** Context items waiting for the next prompt. */
+  pending: readonly ContextItem[];
+  streaming?: { requestId: number; messageId: string };
+  budget: Budget;
+  instructions: Instructions | undefined;
+  hasSelection: boolean;
+  groundWithAxo: boolean;
+  historyScope?: HistoryScope;
+  queue: QueueView;
+  articles: ArticlePlaces;
+  prices: Prices;
+}
+
+/** The stored data as the page shows it: the whole `chat/state` a page is drawn from. */
+export function pageData(source: PageSource): ChatStateView {
+  const { conversation, prices } = source;
+  return {
+    conversationId: conversation.id,
+    title: conversation.title,
+    messages: messageViews(conversation, source.articles, prices),
+    conversations: source.summaries.map((s) => summaryView(s, source.workspace)),
+    models: modelViews(source.model),
+    model: source.model,
+    pendingContext: source.pending.map(chipView),
+    streaming: source.streaming,
+    budget: budgetView(source.budget, source.instructions),
+    hasSelection: source.hasSelection,
+    groundWithAxo: source.groundWithAxo,
+    historyScope: source.historyScope,
+    otherVersions: otherVersionsUsage(conversation, prices),
+    summaries: summariesUsage(conversation, prices),
+    queue: source.queue,
+    ...compactionView(conversation),
+  };
+}
 
 /** A context item as a chip: its label, and its language and size as a tooltip. */
 export function chipView(item: ContextItem): ContextChipView {
