@@ -67,6 +67,24 @@ describe('chat: the pages connected (src/features/chat/connectedPages)', () => {
     assert.equal(timers.pending(), 0, 'no timer is left running');
   });
 
+  it('sends the deltas held while a page was drawn to the pages drawn before it only (its state has their text)', async () => {
+    const pages = new ConnectedPages(fakeTimers());
+    const drawn = recordingPage();
+    await pages.connect(drawn, async () => [state]);
+    pages.delta(1, 'a');
+    const late = recordingPage();
+    const drawing = pendingDraw();
+    const connected = pages.connect(late, drawing.draw);
+    pages.delta(1, 'b');
+    drawing.finish();
+    await connected;
+    pages.delta(1, 'c');
+    assert.deepEqual(drawn.got, ['chat/state', 'delta a', 'delta b']);
+    assert.deepEqual(late.got, ['chat/state']);
+    pages.broadcast(focus);
+    assert.deepEqual(late.got, ['chat/state', 'delta c', 'composer/focus'], 'what came after its state, in order');
+  });
+
   it('are connected and disconnected by the router, which draws a page from the controller', async () => {
     const pages = new ConnectedPages(fakeTimers());
     const quiet = () => undefined;

@@ -341,8 +341,7 @@ export class ChatController extends DisposableOwner {
   private async state(): Promise<ChatStateView> {
     const summaries = await this.session.list();
     // Everything below is read in one go, after the last await: the state matches the stream messages that follow
-    // (the deltas held until now go to the pages that have their state; this one's state holds their text).
-    this.pages.flushDeltas();
+    // (the deltas held until now go to the pages drawn before, before the state: see ConnectedPages).
     const { settings, instructions } = this.services;
     return pageData({
       conversation: this.chat.conversation,

@@ -30,14 +30,14 @@ export class ConnectedPages {
   }
 
   /**
-   * A page is ready: it is drawn with the messages `draw` makes (the whole state), then gets what is broadcast.
-   * `draw` calls `flushDeltas` after its last await, so the deltas held until then go to the pages already drawn and
-   * this page's state holds their text.
+   * A page is ready: it is drawn with the messages `draw` makes (the whole state), then gets what is broadcast. The
+   * deltas held while it was drawn hold text its state already has: they go to the pages drawn before it, not to it.
    */
   async connect(page: Page, draw: () => Promise<readonly HostToWebview[]>): Promise<void> {
     this.pages.add(page);
     this.drawn.delete(page);
     const messages = await draw();
+    this.deltas.flush();
     if (this.pages.has(page)) {
       for (const message of messages) {
         page.post(message);
@@ -66,11 +66,6 @@ export class ConnectedPages {
   /** A piece of reply `requestId`: sent now, or joined with the next ones for a moment. */
   delta(requestId: number, text: string): void {
     this.deltas.add(requestId, text);
-  }
-
-  /** Sends the deltas held now (before a state is read that already holds their text). */
-  flushDeltas(): void {
-    this.deltas.flush();
   }
 
   dispose(): void {
