@@ -21,13 +21,13 @@ import { readDisplay } from '../../host/display';
 import {
   budgetView,
   chipView,
-  errorView,
-  messageView,
+  endedMessages,
   pageData,
+  startedMessage,
   queueView,
   summaryView,
-  usageView,
   type ArticlePlaces,
+  type GaugeSource,
 } from './pageData';
 import type { CodeActions } from './codeActions';
 import { compactWithProgress } from './compactCommand';
@@ -76,27 +76,15 @@ export class ChatController extends DisposableOwner {
       instructions: () => services.instructions.current,
       listener: {
         replyStarted: async (requestId, user, reply) => {
-          const conversations = await this.summaries();
-          this.broadcast({
-            type: 'chat/started',
-            requestId,
-            user: messageView(user, this.articlePlaces()),
-            reply: messageView(reply),
-            budget: this.budget(),
-            conversations,
-          });
+          const summaries = await this.session.list();
+          this.broadcast(startedMessage(requestId, user, reply, { ...this.gauge(), summaries, ...this.places() }));
         },
         replyDelta: (requestId, text) => this.pages.delta(requestId, text),
         replyNotice: (requestId, notice) => this.broadcast({ type: 'chat/notice', requestId, notice }),
         replyEnded: (requestId, reply) => {
-          const usage = usageView(reply.usage, settings.chatPrices);
-          this.broadcast(
-            reply.status === 'error' && reply.error
-              ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
-              : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
-          );
-          // The reply now counts in the next request: the gauge follows.
-          this.broadcast({ type: 'budget/changed', budget: this.budget() });
+          for (const message of endedMessages(requestId, reply, { ...this.gauge(), prices: settings.chatPrices })) {
+            this.broadcast(message);
+          }
         },
         conversationChanged: () => this.redraw(),
         listChanged: async () => this.broadcast({ type: 'conversations/list', conversations: await this.summaries() }),
@@ -328,6 +316,16 @@ export class ChatController extends DisposableOwner {
 
   private budget(): BudgetView {
     return budgetView(this.chat.budget(), this.services.instructions.current);
+  }
+
+  /** What the gauge is drawn from, read now. */
+  private gauge(): GaugeSource {
+    return { budget: this.chat.budget(), instructions: this.services.instructions.current };
+  }
+
+  /** Where the list's and the sources' links lead: this window's workspace, the encyclopedia's articles. */
+  private places(): { workspace?: string; articles: ArticlePlaces } {
+    return { workspace: this.workspace, articles: this.articlePlaces() };
   }
 
   /** Opens instructions file `index` of those sent now (the index a page names is checked against them). */

@@ -22,6 +22,7 @@ import type {
   ContextChipView,
   ConversationSummaryView,
   HistoryScope,
+  HostToWebview,
   MessageView,
   ModelView,
   QueueView,
@@ -75,6 +76,44 @@ export function pageData(source: PageSource): ChatStateView {
     queue: source.queue,
     ...compactionView(conversation),
   };
+}
+
+/** What the gauge is drawn from: the estimate of the next request and the instructions it sends. */
+export interface GaugeSource {
+  budget: Budget;
+  instructions: Instructions | undefined;
+}
+
+/** `chat/started`: the prompt and the reply that streams next, with the gauge and the list, which now hold them. */
+export function startedMessage(
+  requestId: number,
+  user: StoredMessage,
+  reply: StoredMessage,
+  source: GaugeSource & { summaries: readonly ConversationSummary[]; workspace?: string; articles: ArticlePlaces },
+): HostToWebview {
+  return {
+    type: 'chat/started',
+    requestId,
+    user: messageView(user, source.articles),
+    reply: messageView(reply),
+    budget: budgetView(source.budget, source.instructions),
+    conversations: source.summaries.map((s) => summaryView(s, source.workspace)),
+  };
+}
+
+/** How a reply ended (done, stopped or failed, with its usage), then the gauge: the reply now counts in the next request. */
+export function endedMessages(
+  requestId: number,
+  reply: StoredMessage,
+  source: GaugeSource & { prices: Prices },
+): HostToWebview[] {
+  const usage = usageView(reply.usage, source.prices);
+  return [
+    reply.status === 'error' && reply.error
+      ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
+      : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
+    { type: 'budget/changed', budget: budgetView(source.budget, source.instructions) },
+  ];
 }
 
 /** A context item as a chip: its label, and its language and size as a tooltip. */
