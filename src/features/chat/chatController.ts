@@ -79,12 +79,10 @@ export class ChatController extends DisposableOwner {
           const summaries = await this.session.list();
           this.broadcast(startedMessage(requestId, user, reply, { ...this.gauge(), summaries, ...this.places() }));
         },
-        replyDelta: (requestId, text) => this.pages.delta(requestId, text),
+        replyDelta: pages.delta,
         replyNotice: (requestId, notice) => this.broadcast({ type: 'chat/notice', requestId, notice }),
         replyEnded: (requestId, reply) => {
-          for (const message of endedMessages(requestId, reply, { ...this.gauge(), prices: settings.chatPrices })) {
-            this.broadcast(message);
-          }
+          this.broadcast(...endedMessages(requestId, reply, { ...this.gauge(), prices: settings.chatPrices }));
         },
         conversationChanged: () => this.redraw(),
         listChanged: async () => this.broadcast({ type: 'conversations/list', conversations: await this.summaries() }),
@@ -119,9 +117,9 @@ export class ChatController extends DisposableOwner {
     ];
   }
 
-  /** Sends a message to every page connected. */
-  private broadcast(message: HostToWebview): void {
-    this.pages.broadcast(message);
+  /** Sends messages, in order, to every page connected. */
+  private broadcast(...messages: HostToWebview[]): void {
+    this.pages.broadcast(...messages);
   }
 
   /** Sends a prompt with the pending context (and `extra`) and streams the reply; settles when it has ended. */

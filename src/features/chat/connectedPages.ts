@@ -23,7 +23,7 @@ export class ConnectedPages {
 
   constructor(timers?: Pick<Timers, 'setTimeout' | 'clearTimeout'>) {
     this.deltas = new DeltaBatcher(
-      (requestId, text) => this.broadcast({ type: 'chat/delta', requestId, text }),
+      (requestId, text) => this.post([{ type: 'chat/delta', requestId, text }]),
       DELTA_INTERVAL_MS,
       timers,
     );
@@ -51,21 +51,26 @@ export class ConnectedPages {
     this.pages.delete(page);
   }
 
-  /** Sends a message to every page that has been drawn (the deltas held go first). */
-  broadcast(message: HostToWebview): void {
-    if (message.type !== 'chat/delta') {
-      this.deltas.flush();
-    }
-    for (const page of this.pages) {
-      if (this.drawn.has(page)) {
-        page.post(message);
-      }
-    }
+  /** Sends messages, in order, to every page that has been drawn (the deltas held go first). */
+  broadcast(...messages: HostToWebview[]): void {
+    this.deltas.flush();
+    this.post(messages);
   }
 
-  /** A piece of reply `requestId`: sent now, or joined with the next ones for a moment. */
-  delta(requestId: number, text: string): void {
-    this.deltas.add(requestId, text);
+  /**
+   * A piece of reply `requestId`: sent now, or joined with the next ones for a moment. A property, so the chat
+   * state's listener can be handed it as is: a reply's pieces go from the state straight to the pages.
+   */
+  readonly delta = (requestId: number, text: string): void => this.deltas.add(requestId, text);
+
+  private post(messages: readonly HostToWebview[]): void {
+    for (const page of this.pages) {
+      if (this.drawn.has(page)) {
+        for (const message of messages) {
+          page.post(message);
+        }
+      }
+    }
   }
 
   dispose(): void {
