@@ -13,7 +13,7 @@ export class SkipLog {
     private readonly scrub: (text: string) => string,
   ) {}
 
-  /** Hears one skipped event (see `SseWarnings.onSkipped`). */
+  /** Hears one skipped event (see `SseObserver.onSkipped`). */
   readonly skipped = (reason: string, payload: string): void => {
     this.count++;
     if (this.count === 1) {

@@ -5,8 +5,8 @@ import { chunkText, isEndEvent } from './replyShapes';
 import { simpleContent } from './sseContent';
 import { reportedUsage, type TokenUsage } from './usage';
 
-/** What the reader noticed but did not stop for. */
-export interface SseWarnings {
+/** What the reader tells as it reads, beside the content: what it skipped, and the usage the service reported. */
+export interface SseObserver {
   /** An event whose payload was not JSON, or JSON without a string `content`. */
   onSkipped?(reason: string, payload: string): void;
   /** An event reported the reply's token usage (see `reportedUsage`); the last report counts. */
@@ -62,10 +62,10 @@ const SPACE = 32;
  */
 export async function* readContentDeltas(
   body: AsyncIterable<Uint8Array>,
-  warnings: SseWarnings = {},
+  observer: SseObserver = {},
   limits: SseLimits = {},
 ): AsyncGenerator<string, void, undefined> {
-  const reader = new EventReader(warnings, limits.maxEventChars ?? MAX_EVENT_CHARS, limits.framing === 'jsonLines');
+  const reader = new EventReader(observer, limits.maxEventChars ?? MAX_EVENT_CHARS, limits.framing === 'jsonLines');
   const decoder = new TextDecoder('utf-8');
   // Iterated by hand: leaving the loop at [DONE] must not close the body (that would also close its socket).
   const chunks = body[Symbol.asyncIterator]();
@@ -120,7 +120,7 @@ class EventReader {
   private eventName: string | undefined;
 
   constructor(
-    private readonly warnings: SseWarnings,
+    private readonly observer: SseObserver,
     private readonly max: number,
     /** Each line is a JSON payload (see `SseLimits.framing`); a `data:` line is still read as an event. */
     readonly jsonLines: boolean,
@@ -230,7 +230,7 @@ class EventReader {
     try {
       parsed = JSON.parse(payload);
     } catch {
-      this.warnings.onSkipped?.('a line was not valid JSON', payload.trim().slice(0, PREVIEW));
+      this.observer.onSkipped?.('a line was not valid JSON', payload.trim().slice(0, PREVIEW));
       return;
     }
     this.event(parsed, payload);
@@ -272,7 +272,7 @@ class EventReader {
     const content = (value as { content?: unknown } | null)?.content;
     const usage = reportedUsage(value);
     if (usage) {
-      this.warnings.onUsage?.(usage);
+      this.observer.onUsage?.(usage);
     }
     if (typeof content === 'string') {
       this.content += content;
@@ -290,7 +290,7 @@ class EventReader {
     if (result instanceof ServiceError) {
       this.failure = result;
     } else {
-      this.warnings.onSkipped?.(result.skipped, raw.trim().slice(0, PREVIEW));
+      this.observer.onSkipped?.(result.skipped, raw.trim().slice(0, PREVIEW));
     }
   }
 
@@ -316,7 +316,7 @@ class EventReader {
     try {
       parsed = JSON.parse(joined);
     } catch {
-      this.warnings.onSkipped?.('an event was not valid JSON', joined.trim().slice(0, PREVIEW));
+      this.observer.onSkipped?.('an event was not valid JSON', joined.trim().slice(0, PREVIEW));
       return;
     }
     this.event(parsed, joined);

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { DeltaBatcher } from '../../core/chat/runs/deltaBatcher';
 import { ChatState } from '../../core/chat/runs/chatState';
 import type { PromptQueue } from '../../core/chat/runs/promptQueue';
 import type { ContextItem, Conversation } from '../../core/chat/conversation/conversation';
@@ -16,52 +15,38 @@ import type {
   HostToWebview,
   QueueView,
 } from '../../protocol/chatProtocol';
+import type { ConnectedPages } from './connectedPages';
 import type { ChatSession } from './chatSession';
 import { readDisplay } from '../../host/display';
-import type { ChatSurface } from './chatSurface';
 import {
   budgetView,
   chipView,
-  compactionView,
-  errorView,
-  messageView,
-  messageViews,
-  modelViews,
-  otherVersionsUsage,
-  summariesUsage,
+  endedMessages,
+  pageData,
+  startedMessage,
   queueView,
   summaryView,
-  usageView,
   type ArticlePlaces,
-} from './chatViews';
+  type GaugeSource,
+} from './pageData';
 import type { CodeActions } from './codeActions';
 import { compactWithProgress } from './compactCommand';
 import { deleteWithUndo, duplicateShowing, renameAsking, togglePinned } from './organiseCommands';
-
-/** How long a reply's deltas are held to go to the pages together, at most. */
-const DELTA_INTERVAL_MS = 32;
 
 /** The workspace-state key of the list's filter ("This workspace" or "All"), remembered per window. */
 const SCOPE_KEY = 'alphaAxo.chat.historyScope';
 
 /**
- * The chat's adapter to VS Code: the pages (side view, editor tabs) and the dialogs. The conversation and the running
- * reply live in {@link ChatState} (src/core/chat), which serialises every operation; this class turns what the
- * state tells into messages for every page, draws a page from nothing whenever one says it is ready, and asks the
- * user where VS Code has to (a delete's confirmation, a conversation that could not be opened).
+ * The chat's commands and what they show. Every command (from a page, through ChatRouter, or from the command
+ * palette) runs as an operation of {@link ChatState} (src/core/chat), which serialises them and holds the running
+ * reply; this class asks the user where VS Code has to (a delete's confirmation, a conversation that could not be
+ * opened), and turns what the state tells into the messages the connected pages get (drawn by pageData.ts).
+ * The conversation itself is held and saved by {@link ChatSession}.
  */
 export class ChatController extends DisposableOwner {
-  private readonly surfaces = new Set<ChatSurface>();
-  /** Pages that have their state; only they get stream messages (others get the state first). */
-  private readonly synced = new WeakSet<ChatSurface>();
   private readonly chat: ChatState;
   private hasSelection = false;
   private readonly streamingEmitter = this._register(new vscode.EventEmitter<boolean>());
-  /** A reply's deltas, joined to at most one message a frame or two (see DeltaBatcher). */
-  private readonly deltas = new DeltaBatcher(
-    (requestId, text) => this.broadcast({ type: 'chat/delta', requestId, text }),
-    DELTA_INTERVAL_MS,
-  );
   /** Fires true when a reply starts streaming and false when it has ended (the status bar listens). */
   readonly onDidChangeStreaming = this.streamingEmitter.event;
 
@@ -69,6 +54,8 @@ export class ChatController extends DisposableOwner {
     private readonly services: Services,
     private readonly session: ChatSession,
     private readonly actions: CodeActions,
+    /** Where what the commands show goes: every page connected. */
+    private readonly pages: ConnectedPages,
     /** This window's workspace (see `Conversation.workspace`); undefined in a window without one. */
     private readonly workspace?: string,
   ) {
@@ -89,27 +76,13 @@ export class ChatController extends DisposableOwner {
       instructions: () => services.instructions.current,
       listener: {
         replyStarted: async (requestId, user, reply) => {
-          const conversations = await this.summaries();
-          this.broadcast({
-            type: 'chat/started',
-            requestId,
-            user: messageView(user, this.articlePlaces()),
-            reply: messageView(reply),
-            budget: this.budget(),
-            conversations,
-          });
+          const summaries = await this.session.list();
+          this.broadcast(startedMessage(requestId, user, reply, { ...this.gauge(), summaries, ...this.places() }));
         },
-        replyDelta: (requestId, text) => this.deltas.add(requestId, text),
+        replyDelta: pages.delta,
         replyNotice: (requestId, notice) => this.broadcast({ type: 'chat/notice', requestId, notice }),
         replyEnded: (requestId, reply) => {
-          const usage = usageView(reply.usage, settings.chatPrices);
-          this.broadcast(
-            reply.status === 'error' && reply.error
-              ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
-              : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
-          );
-          // The reply now counts in the next request: the gauge follows.
-          this.broadcast({ type: 'budget/changed', budget: this.budget() });
+          this.broadcast(...endedMessages(requestId, reply, { ...this.gauge(), prices: settings.chatPrices }));
         },
         conversationChanged: () => this.redraw(),
         listChanged: async () => this.broadcast({ type: 'conversations/list', conversations: await this.summaries() }),
@@ -125,7 +98,6 @@ export class ChatController extends DisposableOwner {
     this._register(
       services.instructions.onDidChange(() => this.broadcast({ type: 'budget/changed', budget: this.budget() })),
     );
-    this._register(this.deltas);
     // Registered last, so disposed first: the running reply is saved (marked interrupted) while all else stands.
     this._register(this.chat);
   }
@@ -135,34 +107,19 @@ export class ChatController extends DisposableOwner {
     return this.chat.runningReply !== undefined;
   }
 
-  /** A page is ready: draw it from the current state. */
-  async attach(surface: ChatSurface): Promise<void> {
-    this.surfaces.add(surface);
-    this.synced.delete(surface);
+  /** What a page that has just connected is drawn with: the whole state, and how the editor displays text. */
+  async drawPage(): Promise<HostToWebview[]> {
     await this.chat.whenLoaded();
     const state = await this.state();
-    if (this.surfaces.has(surface)) {
-      surface.post({ type: 'chat/state', state });
-      surface.post({ type: 'ui/display', display: readDisplay() });
-      this.synced.add(surface);
-    }
+    return [
+      { type: 'chat/state', state },
+      { type: 'ui/display', display: readDisplay() },
+    ];
   }
 
-  /** A page is gone. */
-  detach(surface: ChatSurface): void {
-    this.surfaces.delete(surface);
-  }
-
-  /** Sends a message to every page that has its state. */
-  broadcast(message: HostToWebview): void {
-    if (message.type !== 'chat/delta') {
-      this.deltas.flush();
-    }
-    for (const surface of this.surfaces) {
-      if (this.synced.has(surface)) {
-        surface.post(message);
-      }
-    }
+  /** Sends messages, in order, to every page connected. */
+  private broadcast(...messages: HostToWebview[]): void {
+    this.pages.broadcast(...messages);
   }
 
   /** Sends a prompt with the pending context (and `extra`) and streams the reply; settles when it has ended. */
@@ -344,7 +301,7 @@ export class ChatController extends DisposableOwner {
 
   /** The conversations as the list shows them. */
   private async summaries(): Promise<ConversationSummaryView[]> {
-    return (await this.chat.list()).map((s) => summaryView(s, this.workspace));
+    return (await this.session.list()).map((s) => summaryView(s, this.workspace));
   }
 
   private postChips(): void {
@@ -359,6 +316,16 @@ export class ChatController extends DisposableOwner {
     return budgetView(this.chat.budget(), this.services.instructions.current);
   }
 
+  /** What the gauge is drawn from, read now. */
+  private gauge(): GaugeSource {
+    return { budget: this.chat.budget(), instructions: this.services.instructions.current };
+  }
+
+  /** Where the list's and the sources' links lead: this window's workspace, the encyclopedia's articles. */
+  private places(): { workspace?: string; articles: ArticlePlaces } {
+    return { workspace: this.workspace, articles: this.articlePlaces() };
+  }
+
   /** Opens instructions file `index` of those sent now (the index a page names is checked against them). */
   async openInstructions(index: number): Promise<void> {
     const file = this.services.instructions.current?.files[index];
@@ -368,29 +335,25 @@ export class ChatController extends DisposableOwner {
   }
 
   private async state(): Promise<ChatStateView> {
-    const conversations = await this.summaries();
+    const summaries = await this.session.list();
     // Everything below is read in one go, after the last await: the state matches the stream messages that follow
-    // (the deltas held until now go to the pages that have their state; this one's state holds their text).
-    this.deltas.flush();
-    const conversation = this.chat.conversation;
-    const model = this.services.settings.chatModel;
-    return {
-      conversationId: conversation.id,
-      title: conversation.title,
-      messages: messageViews(conversation, this.articlePlaces(), this.services.settings.chatPrices),
-      conversations,
-      models: modelViews(model),
-      model,
-      pendingContext: this.chat.pending.map(chipView),
+    // (the deltas held until now go to the pages drawn before, before the state: see ConnectedPages).
+    const { settings, instructions } = this.services;
+    return pageData({
+      conversation: this.chat.conversation,
+      summaries,
+      workspace: this.workspace,
+      model: settings.chatModel,
+      pending: this.chat.pending,
       streaming: this.chat.runningReply,
-      budget: this.budget(),
+      budget: this.chat.budget(),
+      instructions: instructions.current,
       hasSelection: this.hasSelection,
       groundWithAxo: this.chat.groundWithAxo,
       historyScope: this.historyScope,
-      otherVersions: otherVersionsUsage(conversation, this.services.settings.chatPrices),
-      summaries: summariesUsage(conversation, this.services.settings.chatPrices),
       queue: this.queue(),
-      ...compactionView(conversation),
-    };
+      articles: this.articlePlaces(),
+      prices: settings.chatPrices,
+    });
   }
 }

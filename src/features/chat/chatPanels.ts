@@ -35,7 +35,7 @@ export class ChatPanels extends DisposableOwner implements vscode.WebviewPanelSe
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...webviewOptions(this.extensionUri), enableFindWidget: true },
     );
-    this.attach(panel);
+    this.show(panel);
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
@@ -44,11 +44,11 @@ export class ChatPanels extends DisposableOwner implements vscode.WebviewPanelSe
       panel.dispose();
       return;
     }
-    this.attach(panel);
+    this.show(panel);
     await Promise.resolve();
   }
 
-  private attach(panel: vscode.WebviewPanel): void {
+  private show(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     const onDispose: vscode.Event<void> = (listener, thisArg, disposables) =>
       panel.onDidDispose(

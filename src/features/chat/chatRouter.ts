@@ -9,14 +9,14 @@ import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
 import type { ContextItem } from '../../core/chat/conversation/conversation';
 import type { AttachmentSource } from './attachmentSource';
 import type { ChatController } from './chatController';
-import type { ChatSurface, SurfaceHost } from './chatSurface';
+import type { SurfaceHost } from './chatSurface';
 import type { CodeActions } from './codeActions';
+import type { ConnectedPages, Page } from './connectedPages';
 
-/** What the router asks of the conversation (the ChatController). */
+/** What the router asks of the chat's commands (the ChatController). */
 export type RouterChat = Pick<
   ChatController,
-  | 'attach'
-  | 'detach'
+  | 'drawPage'
   | 'send'
   | 'stop'
   | 'regenerate'
@@ -63,35 +63,38 @@ export interface RouterDeps {
   refuse?(reason: string): void;
 }
 
-/** The page a message came from; only its `post` is used here. */
-type Page = Pick<ChatSurface, 'post'>;
-
 /**
- * Routes what the pages send to the controller and the code actions. Every message has been checked field by field
- * against `CHAT_VALIDATORS` by the webview channel; here it is checked against the host's state (a conversation id, a selectable model, a link's
- * scheme, an image URL the page was sent); whatever fails is dropped with a log warning and does nothing.
+ * The chat page's protocol on the host's side. A page that connects is drawn and joins the pages every host message
+ * goes to ({@link ConnectedPages}); what a page sends is routed to the controller and the code actions, and the
+ * answers meant for that page only (matches, attachment options, announcements) are posted back to it.
+ * Every message has been checked field by field against `CHAT_VALIDATORS` by the webview channel; here it is checked
+ * against the host's state (a conversation id, a selectable model, a link's scheme, an image URL the page was sent);
+ * whatever fails is dropped with a log warning and does nothing.
  */
 export class ChatRouter implements SurfaceHost {
   constructor(
     private readonly controller: RouterChat,
+    private readonly pages: Pick<ConnectedPages, 'connect' | 'disconnect'>,
     private readonly actions: RouterActions,
     private readonly deps: RouterDeps,
   ) {}
 
-  onReady(surface: ChatSurface): void {
-    void this.controller.attach(surface);
+  /** A page said it is ready: it is drawn from the current state, then gets every host message. */
+  connectPage(page: Page): void {
+    void this.pages.connect(page, () => this.controller.drawPage());
   }
 
-  onClosed(surface: ChatSurface): void {
-    this.controller.detach(surface);
+  /** A page is gone. */
+  disconnectPage(page: Page): void {
+    this.pages.disconnect(page);
   }
 
   /** Handles one message from a page, its fields checked by the channel (`CHAT_VALIDATORS`); its state not yet. */
-  async onMessage(surface: Page, message: WebviewToHost): Promise<void> {
+  async onMessage(page: Page, message: WebviewToHost): Promise<void> {
     const c = this.controller;
     switch (message.type) {
       case 'webview/ready':
-        return; // the surface answers it
+        return; // the channel answers it: connectPage
       case 'chat/send':
         return c.send(message.text);
       case 'chat/cancel':
@@ -131,7 +134,7 @@ export class ChatRouter implements SurfaceHost {
       case 'history/scope':
         return c.setHistoryScope(message.scope);
       case 'conversation/search':
-        return this.search(surface, message.query);
+        return this.search(page, message.query);
       case 'conversation/export':
         return this.deps.exportConversation();
       case 'context/remove':
@@ -150,7 +153,7 @@ export class ChatRouter implements SurfaceHost {
         return isSelectableModel(message.id) ? this.deps.setChatModel(message.id) : this.drop('an unknown model');
       case 'attach/query': {
         const options = (await this.deps.attachments?.options(message.query)) ?? [];
-        return surface.post({ type: 'attach/options', query: message.query, options });
+        return page.post({ type: 'attach/options', query: message.query, options });
       }
       case 'attach/add': {
         const read = await this.deps.attachments?.read(message.id);
@@ -158,12 +161,12 @@ export class ChatRouter implements SurfaceHost {
           return this.drop('attach/add of an option not offered');
         }
         // null: the user declined (a secret-looking file); nothing to say.
-        return read === null ? undefined : this.attach([read]);
+        return read === null ? undefined : this.addAttachments([read]);
       }
       case 'attach/drop':
-        return this.attach((await this.deps.attachments?.readDropped(message.uris)) ?? []);
+        return this.addAttachments((await this.deps.attachments?.readDropped(message.uris)) ?? []);
       default:
-        return this.onOutside(surface, message);
+        return this.onOutside(page, message);
     }
   }
 
@@ -198,14 +201,14 @@ export class ChatRouter implements SurfaceHost {
 
   /** Messages that act outside the conversation: clipboard, editors, links, images. */
   private async onOutside(
-    surface: Page,
+    page: Page,
     message: Extract<WebviewToHost, { type: 'clipboard/copy' | 'code/apply' | 'link/open' | 'image/load' }>,
   ): Promise<void> {
     const a = this.actions;
     switch (message.type) {
       case 'clipboard/copy':
         await a.copy(message.text);
-        surface.post({
+        page.post({
           type: 'ui/announce',
           text: message.what === 'code' ? l10n.t('Code copied') : l10n.t('Message copied'),
         });
@@ -223,12 +226,12 @@ export class ChatRouter implements SurfaceHost {
         if (!isUrlInTexts(message.url, this.deps.shownTexts())) {
           return this.drop('image/load of a URL that is in no message shown');
         }
-        return a.loadImage(message.url, (m: HostToWebview) => surface.post(m));
+        return a.loadImage(message.url, (m: HostToWebview) => page.post(m));
     }
   }
 
   /** Adds what was read as context chips; says why for each that could not be attached. */
-  private attach(read: readonly (ContextItem | string)[]): void {
+  private addAttachments(read: readonly (ContextItem | string)[]): void {
     const items = read.filter((r): r is ContextItem => typeof r !== 'string');
     if (items.length) {
       this.controller.addContext(items);
@@ -239,9 +242,9 @@ export class ChatRouter implements SurfaceHost {
   }
 
   /** Answers a page's search with the matches, to that page only (the query is its own). */
-  private async search(surface: Page, query: string): Promise<void> {
+  private async search(page: Page, query: string): Promise<void> {
     const matches = await this.controller.search(query.slice(0, MAX_QUERY_LENGTH));
-    surface.post({ type: 'conversations/matches', query, matches });
+    page.post({ type: 'conversations/matches', query, matches });
   }
 
   private drop(reason: string): void {

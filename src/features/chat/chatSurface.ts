@@ -9,14 +9,14 @@ import { CHAT_VALIDATORS } from '../../protocol/chatValidators';
 /** Messages still worth sending after `chat/state` has redrawn the page (everything else is part of the state). */
 const KEPT_UNTIL_READY = new Set<HostToWebview['type']>(['composer/focus', 'ui/announce']);
 
-/** What a surface asks of the controller. */
+/** What a surface tells the host's side of the page's protocol (the ChatRouter). */
 export interface SurfaceHost {
-  /** The page is ready: send it the whole state. */
-  onReady(surface: ChatSurface): void;
+  /** The page is ready: it connects, and is sent the whole state. */
+  connectPage(surface: ChatSurface): void;
   /** Any other message from the page, its fields checked (the host checks it against its state before acting). */
   onMessage(surface: ChatSurface, message: WebviewToHost): Promise<void>;
   /** The webview is gone. */
-  onClosed(surface: ChatSurface): void;
+  disconnectPage(surface: ChatSurface): void;
 }
 
 /**
@@ -42,7 +42,7 @@ export class ChatSurface implements vscode.Disposable {
       validators: CHAT_VALIDATORS,
       readyType: 'webview/ready',
       replay: (held) => held.filter((m) => KEPT_UNTIL_READY.has(m.type)),
-      onReady: () => this.host.onReady(this),
+      onReady: () => this.host.connectPage(this),
       onMessage: (message) => this.host.onMessage(this, message),
       onFailure: (error) => void vscode.window.showErrorMessage(vscode.l10n.t('ALPHA chat: {0}', describeError(error))),
       log,
@@ -78,6 +78,6 @@ export class ChatSurface implements vscode.Disposable {
     for (const d of this.disposables.splice(0)) {
       d.dispose();
     }
-    this.host.onClosed(this);
+    this.host.disconnectPage(this);
   }
 }

@@ -14,6 +14,7 @@ import type { ChatEntry } from '../../host/chatEntry';
 import { CHAT_PANEL_TYPE, ChatPanels } from './chatPanels';
 import { ChatRouter } from './chatRouter';
 import { ChatSession } from './chatSession';
+import { ConnectedPages } from './connectedPages';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { CodeActions } from './codeActions';
 import { exportConversationJson, importConversationFile, type TransferChat } from './conversationTransfer';
@@ -44,7 +45,8 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   const actions = new CodeActions(log, (url, options) =>
     http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
   );
-  const controller = new ChatController(services, session, actions, workspace);
+  const pages = new ConnectedPages();
+  const controller = new ChatController(services, session, actions, pages, workspace);
   const attachments = new AttachmentSource(log);
   const exportConversation = () => exportMarkdown(session.conversation);
   const replyText = new ReplyTextProvider(() => session.conversation);
@@ -55,7 +57,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
       await controller.importConversation(conversation);
     },
   };
-  const router = new ChatRouter(controller, actions, {
+  const router = new ChatRouter(controller, pages, actions, {
     log,
     runErrorAction,
     setChatModel: (id) => settings.setChatModel(id),
@@ -73,7 +75,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
 
   const reveal = async () => {
     await view.reveal(false);
-    controller.broadcast({ type: 'composer/focus' });
+    pages.broadcast({ type: 'composer/focus' });
   };
   const ask = async (args?: unknown) => {
     const { prompt, context: given, ignored } = parseAskArgs(args);
@@ -114,6 +116,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     session,
     actions,
     controller,
+    pages,
     attachments,
     view,
     panels,
@@ -158,7 +161,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
         void controller.redraw();
       }
       if (affectsDisplay(e)) {
-        controller.broadcast({ type: 'ui/display', display: readDisplay() });
+        pages.broadcast({ type: 'ui/display', display: readDisplay() });
       }
     }),
     vscode.window.onDidChangeTextEditorSelection(() => controller.onSelectionChanged()),

@@ -10,6 +10,7 @@ import {
 } from '../../../src/protocol/encyclopediaProtocol';
 import { MAX_SHORT, MAX_TEXT, checkMessage } from '../../../src/protocol/validate';
 import { ChatRouter, type RouterActions, type RouterChat } from '../../../src/features/chat/chatRouter';
+import { ConnectedPages } from '../../../src/features/chat/connectedPages';
 
 /** One well-formed message of every chat type (a `Record`, so a new type without an example does not compile). */
 const CHAT_GOOD: Record<ChatMessage['type'], ChatMessage> = {
@@ -268,7 +269,7 @@ function recordingRouter(shown: string[] = []) {
     warn: (m) => void warnings.push(m),
     error: (m) => void warnings.push(m),
   };
-  const router = new ChatRouter(chat, actions, {
+  const router = new ChatRouter(chat, new ConnectedPages(), actions, {
     log,
     runErrorAction: record('runErrorAction'),
     setChatModel: record('setChatModel'),

@@ -16,16 +16,105 @@ import type { QueueEntry } from '../../core/chat/conversation/queuedPrompts';
 import type {
   BudgetView,
   ChatErrorAction,
+  ChatStateView,
   ChatErrorView,
   CompactionView,
   ContextChipView,
   ConversationSummaryView,
+  HistoryScope,
+  HostToWebview,
   MessageView,
   ModelView,
   QueueView,
   SourceView,
   UsageView,
 } from '../../protocol/chatProtocol';
+
+/**
+ * What a page is drawn from, read in one go: the conversation shown, the list, and what the window knows beside
+ * them. The host's stored data stays here; only `pageData` of it goes to the page.
+ */
+export interface PageSource {
+  conversation: Conversation;
+  /** The conversation list, newest first. */
+  summaries: readonly ConversationSummary[];
+  /** This window's workspace (see `Conversation.workspace`); undefined in a window without one. */
+  workspace?: string;
+  /** The model id in `alphaAxo.chat.model`. */
+  model: string;
+  /** Context items waiting for the next prompt. */
+  pending: readonly ContextItem[];
+  streaming?: { requestId: number; messageId: string };
+  budget: Budget;
+  instructions: Instructions | undefined;
+  hasSelection: boolean;
+  groundWithAxo: boolean;
+  historyScope?: HistoryScope;
+  queue: QueueView;
+  articles: ArticlePlaces;
+  prices: Prices;
+}
+
+/** The stored data as the page shows it: the whole `chat/state` a page is drawn from. */
+export function pageData(source: PageSource): ChatStateView {
+  const { conversation, prices } = source;
+  return {
+    conversationId: conversation.id,
+    title: conversation.title,
+    messages: messageViews(conversation, source.articles, prices),
+    conversations: source.summaries.map((s) => summaryView(s, source.workspace)),
+    models: modelViews(source.model),
+    model: source.model,
+    pendingContext: source.pending.map(chipView),
+    streaming: source.streaming,
+    budget: budgetView(source.budget, source.instructions),
+    hasSelection: source.hasSelection,
+    groundWithAxo: source.groundWithAxo,
+    historyScope: source.historyScope,
+    otherVersions: otherVersionsUsage(conversation, prices),
+    summaries: summariesUsage(conversation, prices),
+    queue: source.queue,
+    ...compactionView(conversation),
+  };
+}
+
+/** What the gauge is drawn from: the estimate of the next request and the instructions it sends. */
+export interface GaugeSource {
+  budget: Budget;
+  instructions: Instructions | undefined;
+}
+
+/** `chat/started`: the prompt and the reply that streams next, with the gauge and the list, which now hold them. */
+export function startedMessage(
+  requestId: number,
+  user: StoredMessage,
+  reply: StoredMessage,
+  source: GaugeSource & { summaries: readonly ConversationSummary[]; workspace?: string; articles: ArticlePlaces },
+): HostToWebview {
+  return {
+    type: 'chat/started',
+    requestId,
+    user: messageView(user, source.articles),
+    reply: messageView(reply),
+    budget: budgetView(source.budget, source.instructions),
+    conversations: source.summaries.map((s) => summaryView(s, source.workspace)),
+  };
+}
+
+/** How a reply ended (done, stopped or failed, with its usage), then the gauge: the reply now counts in the next request. */
+export function endedMessages(
+  requestId: number,
+  reply: StoredMessage,
+  source: GaugeSource & { prices: Prices },
+): HostToWebview[] {
+  const usage = usageView(reply.usage, source.prices);
+  return [
+    reply.status === 'error' && reply.error
+      ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
+      : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
+    { type: 'budget/changed', budget: budgetView(source.budget, source.instructions) },
+  ];
+}
 
 /** A context item as a chip: its label, and its language and size as a tooltip. */
 export function chipView(item: ContextItem): ContextChipView {
