@@ -1,6 +1,6 @@
 /**
  * The class names the long-reply rendering relies on, in one place: the TypeScript here sets and reads them, and
- * `chat.css` gives most of them their `content-visibility` rules (STYLED: test/unit/renderClassNames.test.ts checks
+ * `chat.css` gives most of them their `content-visibility` rules (STYLED: test/unit/webview/chat/renderClassNames.test.ts checks
  * that each is a selector there, so a rename on one side only fails a test).
  */
 export const CLASS = {

@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
+import { repoRoot } from '../../support/repoRoot';
 
 /** The repository root (this file runs from out/test/unit). */
-const root = path.join(__dirname, '..', '..', '..');
+const root = repoRoot;
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
   engines: { vscode: string };
   devDependencies: Record<string, string>;

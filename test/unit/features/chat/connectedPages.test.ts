@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { ConnectedPages, DELTA_INTERVAL_MS, type Page } from '../../src/features/chat/connectedPages';
-import { ChatRouter, type RouterActions, type RouterChat } from '../../src/features/chat/chatRouter';
-import type { HostToWebview } from '../../src/protocol/chatProtocol';
-import type { Logger } from '../../src/core/logger';
-import { fakeTimers } from './fakeTimers';
+import { ConnectedPages, DELTA_INTERVAL_MS, type Page } from '../../../../src/features/chat/connectedPages';
+import { ChatRouter, type RouterActions, type RouterChat } from '../../../../src/features/chat/chatRouter';
+import type { HostToWebview } from '../../../../src/protocol/chatProtocol';
+import type { Logger } from '../../../../src/core/logger';
+import { fakeTimers } from '../../../support/fakeTimers';
 
 /** A page that keeps the types of what it was sent, in order. */
 function recordingPage(): Page & { got: string[] } {

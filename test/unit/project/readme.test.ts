@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { repoRoot } from '../../support/repoRoot';
 
 /** The repository root (this file runs from out/test/unit). */
-const root = path.join(__dirname, '..', '..', '..');
+const root = repoRoot;
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const manifest = JSON.parse(read('package.json')) as {
   contributes: { commands: { command: string }[]; configuration: { properties: Record<string, unknown> } };
