@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DeltaBatcher } from '../../core/chat/runs/deltaBatcher';
 import { ChatState } from '../../core/chat/runs/chatState';
+import { replySpeed } from '../../core/chat/runs/replyTiming';
 import type { PromptQueue } from '../../core/chat/runs/promptQueue';
 import type { ContextItem, Conversation } from '../../core/chat/conversation/conversation';
 import { sourceTargets } from '../../core/chat/request/citations';
@@ -103,10 +104,11 @@ export class ChatController extends DisposableOwner {
         replyNotice: (requestId, notice) => this.broadcast({ type: 'chat/notice', requestId, notice }),
         replyEnded: (requestId, reply) => {
           const usage = usageView(reply.usage, settings.chatPrices);
+          const speed = replySpeed(reply.timing, reply.usage);
           this.broadcast(
             reply.status === 'error' && reply.error
-              ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
-              : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
+              ? { type: 'chat/error', requestId, error: errorView(reply.error), usage, speed }
+              : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage, speed },
           );
           // The reply now counts in the next request: the gauge follows.
           this.broadcast({ type: 'budget/changed', budget: this.budget() });

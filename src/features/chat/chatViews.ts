@@ -11,6 +11,7 @@ import { sourceTargets, type KnownArticleUrls, type SourceTarget } from '../../c
 import { cleanTitle } from '../../core/chat/request/grounding';
 import type { Citation } from '../../core/service/normalize';
 import { costInr, type ReplyUsage } from '../../core/service/usage';
+import { replySpeed } from '../../core/chat/runs/replyTiming';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type { QueueEntry } from '../../core/chat/conversation/queuedPrompts';
 import type {
@@ -87,6 +88,7 @@ export function messageView(
     model: m.model,
     sources: m.sources?.length ? m.sources.map((c, i) => sourceView(c, targets[i])) : undefined,
     usage: usageView(m.usage, prices),
+    speed: replySpeed(m.timing, m.usage),
     ...(branch ? { branch: { index: branch.index, count: branch.count } } : {}),
   };
 }
