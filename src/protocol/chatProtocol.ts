@@ -73,6 +73,8 @@ export interface MessageView {
   sources?: SourceView[];
   /** A reply's tokens and, with prices set, its cost. */
   usage?: UsageView;
+  /** How fast a reply came (absent: a reply stored before replies were timed, or one that got no text). */
+  speed?: SpeedView;
   /** Where the message stands among its siblings (other versions of an edited prompt or a regenerated reply). */
   branch?: BranchView;
 }
@@ -89,6 +91,16 @@ export interface UsageView {
   output: number;
   reported: boolean;
   costInr?: number;
+}
+
+/** How fast a reply came: "first token 0.8 s · 42 tokens/s" (see src/core/chat/runs/replyTiming.ts). */
+export interface SpeedView {
+  /** From the request sent to the first token, in milliseconds. */
+  firstTokenMs: number;
+  /** Output tokens per second; absent when the reply has no end or no usable span. */
+  tokensPerSecond?: number;
+  /** The tokens counted are the estimate, not the service's report. */
+  estimated: boolean;
 }
 
 /** One source of a grounded reply, as the "Sources" list shows it. */
@@ -251,9 +263,16 @@ export type HostToWebview =
   /** Host → webview: a remark on the streaming reply known only once it started (a grounding note, a trim). */
   | { type: 'chat/notice'; requestId: number; notice: string }
   /** Host → webview: the reply ended normally or was stopped; what arrived stays. */
-  | { type: 'chat/done'; requestId: number; status: 'done' | 'stopped'; notice?: string; usage?: UsageView }
+  | {
+      type: 'chat/done';
+      requestId: number;
+      status: 'done' | 'stopped';
+      notice?: string;
+      usage?: UsageView;
+      speed?: SpeedView;
+    }
   /** Host → webview: the reply failed (a cut stream keeps its text); show the error and its action. */
-  | { type: 'chat/error'; requestId: number; error: ChatErrorView; usage?: UsageView }
+  | { type: 'chat/error'; requestId: number; error: ChatErrorView; usage?: UsageView; speed?: SpeedView }
   /** Host → webview: the conversation list changed (title, time, delete). */
   | { type: 'conversations/list'; conversations: ConversationSummaryView[] }
   /** Host → webview: the conversations matching `query` (titles and message text), in list order. */

@@ -11,6 +11,7 @@ import { sourceTargets, type KnownArticleUrls, type SourceTarget } from '../../c
 import { cleanTitle } from '../../core/chat/request/grounding';
 import type { Citation } from '../../core/service/normalize';
 import { costInr, type ReplyUsage } from '../../core/service/usage';
+import { replySpeed } from '../../core/chat/runs/replyTiming';
 import { ACTION_LABELS } from '../../host/errorActions';
 import type { QueueEntry } from '../../core/chat/conversation/queuedPrompts';
 import type {
@@ -108,10 +109,11 @@ export function endedMessages(
   source: GaugeSource & { prices: Prices },
 ): HostToWebview[] {
   const usage = usageView(reply.usage, source.prices);
+  const speed = replySpeed(reply.timing, reply.usage);
   return [
     reply.status === 'error' && reply.error
-      ? { type: 'chat/error', requestId, error: errorView(reply.error), usage }
-      : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage },
+      ? { type: 'chat/error', requestId, error: errorView(reply.error), usage, speed }
+      : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage, speed },
     { type: 'budget/changed', budget: budgetView(source.budget, source.instructions) },
   ];
 }
@@ -176,6 +178,7 @@ export function messageView(
     model: m.model,
     sources: m.sources?.length ? m.sources.map((c, i) => sourceView(c, targets[i])) : undefined,
     usage: usageView(m.usage, prices),
+    speed: replySpeed(m.timing, m.usage),
     ...(branch ? { branch: { index: branch.index, count: branch.count } } : {}),
   };
 }

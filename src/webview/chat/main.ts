@@ -316,10 +316,11 @@ class ChatApp {
       Object.assign(view, outcome, {
         content: streaming.element.renderer?.source ?? view.content,
         usage: message.usage,
+        speed: message.speed,
       });
     }
     showOutcome(streaming.element, outcome, (action) => this.post({ type: 'chat/action', action }));
-    showUsage(streaming.element.article, message.usage);
+    showUsage(streaming.element.article, message.usage, message.speed);
     this.total.update(this.messages);
     this.composer.setStreaming(false);
     this.refreshRegenerate();

@@ -25,6 +25,7 @@ import {
   reloadWindow,
   replies,
   sendPrompt,
+  storedConversation,
   waitForLastPrompt,
   waitForReplyEnd,
 } from './chatHelpers';
@@ -270,7 +271,7 @@ describe('Conversations you organise and afford', function () {
     assert.equal(reportedIn, input, 'the reported input tokens');
     assert.equal(reportedOut, output, 'the reported output tokens');
     // The cost, to the paisa's hundredth (how a browser and Node round the last digit may differ).
-    const shown = Number(/₹([\d.,]+)$/.exec(text)?.[1]?.replace(/,/g, ''));
+    const shown = Number(/₹([\d.,]+)(?: · first token|$)/.exec(text)?.[1]?.replace(/,/g, ''));
     const cost = (reportedIn * PRICE_IN + reportedOut * PRICE_OUT) / 1_000_000;
     assert.ok(Math.abs(shown - cost) < 0.0001, `${text} shows about ${rupees(cost)}`);
 
@@ -284,6 +285,42 @@ describe('Conversations you organise and afford', function () {
     assert.equal(await replies(frame).count(), 2);
     assert.equal(await prompts(frame).count(), 2);
     await screenshot(page, 'chat-cost-line');
+  });
+
+  it('reads the first-token and tokens-per-second line under a reply, stored with it, and the medians', async () => {
+    const frame = await chatFrame(session.page);
+    const lines = replies(frame).locator('.usage-line');
+    assert.equal(await lines.count(), 2, 'one footer line under each reply');
+    const [reported, estimated] = [await lines.nth(0).innerText(), await lines.nth(1).innerText()];
+    // Tokens, cost, then the speed, in one line (one paragraph a screen reader reads with the rest of the footer).
+    const SPEED = / · first token ([\d.,]+) (ms|s) · (≈ )?([\d.,]+) tokens\/s$/;
+    const first = SPEED.exec(reported);
+    assert.ok(first, `the reported reply's line: "${reported}"`);
+    assert.equal(first[3], undefined, 'a rate of reported tokens has no "≈"');
+    const second = SPEED.exec(estimated);
+    assert.ok(second, `the estimated reply's line: "${estimated}"`);
+    assert.equal(second[3], '≈ ', 'a rate of estimated tokens says so');
+    assert.equal(await replies(frame).locator('.usage-line .speed').count(), 2);
+
+    // What the line shows is what the reply stored: its first token and its reported tokens over the time after it.
+    const stored = storedConversation(session.server.userDataDir, 'What does this cost? #usage');
+    const reply = stored?.messages[1] as
+      { usage?: { output: number }; timing?: { sentAt: number; firstTokenAt: number; endedAt: number } } | undefined;
+    const timing = reply?.timing;
+    assert.ok(timing && reply?.usage, `the reply's timing is stored with it: ${JSON.stringify(reply)}`);
+    assert.ok(timing.sentAt <= timing.firstTokenAt && timing.firstTokenAt <= timing.endedAt);
+    const firstMs = timing.firstTokenAt - timing.sentAt;
+    const shownMs = Number(first[1].replace(/,/g, '')) * (first[2] === 's' ? 1000 : 1);
+    assert.ok(Math.abs(shownMs - firstMs) <= (first[2] === 's' ? 50 : 0.5), `${first[0]} for ${firstMs} ms`);
+    const streamed = timing.endedAt - timing.firstTokenAt;
+    const span = streamed >= 250 ? streamed : timing.endedAt - timing.sentAt;
+    const rate = (reply.usage.output * 1000) / span;
+    const shownRate = Number(first[4].replace(/,/g, ''));
+    assert.ok(Math.abs(shownRate - rate) <= Math.max(0.05, rate * 0.01) + 0.5, `${first[0]} for ${rate} tokens/s`);
+
+    // The conversation's footer: the medians of the two replies beside the total.
+    const total = await frame.locator('.conversation-total').innerText();
+    assert.match(total, /^≈ [\d,]+ tokens · ≈ ₹[\d.,]+ · median first token [\d.,]+ m?s · ≈ [\d.,]+ tokens\/s$/);
   });
   it('edits the first prompt into a branch and switches back: ‹ 1 / 2 ›, each version kept once, names stay "You"', async () => {
     const page = session.page;

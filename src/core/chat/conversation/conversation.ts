@@ -3,6 +3,7 @@ import type { ErrorInfo } from '../../service/errors';
 import * as l10n from '@vscode/l10n';
 import type { Citation } from '../../service/normalize';
 import type { ReplyUsage } from '../../service/usage';
+import type { ReplyTiming } from '../runs/replyTiming';
 import { CONVERSATION_VERSION } from '../store/conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
@@ -57,6 +58,11 @@ export interface StoredMessage {
   trim?: TrimRecord;
   /** A reply's tokens: as the service reported them, else estimated (see src/core/service/usage.ts). */
   usage?: ReplyUsage;
+  /**
+   * A reply's timing: when its request was sent, its first token arrived and it ended (see replyTiming.ts). Optional,
+   * so files of version 4 need no upgrade step: replies written before it have none and show no speed.
+   */
+  timing?: ReplyTiming;
   /**
    * A branch message's parent: the message it follows (absent: a first prompt). Only messages in `branches` have
    * one; on the path, a message follows the one before it (see branches.ts).

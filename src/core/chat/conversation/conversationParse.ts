@@ -13,6 +13,7 @@ import {
   type TrimRecord,
 } from './conversation';
 import { parseQueue } from './queuedPrompts';
+import { parseTiming } from '../runs/replyTiming';
 import { CONVERSATION_VERSION, migrateConversation } from '../store/conversationSchema';
 
 /**
@@ -93,6 +94,10 @@ function parseMessage(value: unknown): StoredMessage | undefined {
   const usage = parseUsage(value.usage);
   if (usage) {
     message.usage = usage;
+  }
+  const timing = value.role === 'assistant' ? parseTiming(value.timing) : undefined;
+  if (timing) {
+    message.timing = timing;
   }
   const trim = parseTrim(value.trim);
   if (trim) {

@@ -4,6 +4,7 @@ import type { TokenUsage } from '../../service/usage';
 import { estimateMessagesTokens } from '../request/contextBudget';
 import { ServiceError, describeError, isAbortError } from '../../service/errors';
 import type { StoredError, StoredMessage } from '../conversation/conversation';
+import { TimingRecorder } from './replyTiming';
 
 /** What a reply is written by: the ALPHA client, or a fake in tests. */
 export interface ReplySource {
@@ -26,18 +27,27 @@ export interface RunReplyOptions {
   /** Called with each piece as it arrives (already appended to `reply.content`). */
   onDelta(text: string): void;
   now?: () => number;
+  /** A monotonic clock in milliseconds, that the reply's timing spans are measured on (performance.now by default). */
+  clock?: () => number;
 }
 
 /**
  * Writes one reply into `reply`. An abort (Stop, a new prompt, a closed window) ends it quietly as `stopped`,
  * keeping what arrived; a failure keeps what arrived too and records the error (a cut stream's error says
- * "The reply was cut off"). Never throws.
+ * "The reply was cut off"). The reply keeps its timing: sent now, its first piece of text, its end. Never throws.
  */
 export async function runReply(options: RunReplyOptions): Promise<ReplyOutcome> {
   let reported: TokenUsage | undefined;
+  const { reply } = options;
+  const timing = new TimingRecorder((t) => (reply.timing = t), options.clock, (options.now ?? Date.now)());
+  const onDelta = (text: string) => {
+    timing.token();
+    options.onDelta(text);
+  };
   try {
-    return await writeReply(options, (usage) => (reported = usage));
+    return await writeReply({ ...options, onDelta }, (usage) => (reported = usage));
   } finally {
+    timing.end();
     keepUsage(options, reported);
   }
 }

@@ -7,6 +7,8 @@ import { linkCitationMarkers, sourceAnchor } from '../request/citations';
 import { cleanTitle } from '../request/grounding';
 import type { Citation } from '../../service/normalize';
 import { webUrl } from '../../../shared/links';
+import { speedEnglish } from '../../../shared/speed';
+import { replySpeed } from '../runs/replyTiming';
 
 const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>> = {
   stopped: '_(stopped)_',
@@ -45,6 +47,10 @@ export function conversationMarkdown(
       // Each grounded reply numbers its own sources: the label's first part keeps footnotes of replies apart.
       grounded++;
       parts.push('', ...m.sources.map((s, i) => sourceFootnote(s, i + 1, String(grounded))));
+    }
+    const speed = m.role === 'assistant' ? replySpeed(m.timing, m.usage) : undefined;
+    if (speed) {
+      parts.push('', `_${speedEnglish(speed)}_`);
     }
     const note = m.status ? STATUS_NOTES[m.status] : undefined;
     if (note) {

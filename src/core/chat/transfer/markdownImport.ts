@@ -15,6 +15,8 @@ const HEADING = /^## (You|ALPHA)(?: \(([^)\n]{1,100})\))? · [^\n]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** The status notes the export writes at the end of a reply. */
 const STATUS_NOTES: Record<string, ReplyStatus> = { '_(stopped)_': 'stopped', '_(interrupted)_': 'interrupted' };
+/** The speed line the export writes under a reply ("_first token 0.8 s · 42 tokens/s_"): taken off, not kept. */
+const SPEED_LINE = /^_first token \d+(?:\.\d)? m?s(?: · (?:≈ )?\d+(?:\.\d)? tokens\/s)?_$/;
 
 /**
  * Reads the Markdown "Export Conversation as Markdown" writes, as far as it goes: the title, and each prompt and
@@ -105,6 +107,12 @@ function finished(message: StoredMessage, lines: string[]): StoredMessage {
       lines.pop();
     }
     message.status = status;
+  }
+  if (message.role === 'assistant' && SPEED_LINE.test(lines.at(-1)?.trim() ?? '')) {
+    lines.pop();
+    while (lines.length && !lines.at(-1)?.trim()) {
+      lines.pop();
+    }
   }
   return { ...message, content: lines.join('\n') };
 }

@@ -147,7 +147,7 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
   }
   if (!streaming) {
     showOutcome(element, message, (action) => ctx.post({ type: 'chat/action', action }));
-    showUsage(article, message.usage);
+    showUsage(article, message.usage, message.speed);
   }
   return element;
 }

@@ -1,8 +1,9 @@
 import * as l10n from '@vscode/l10n';
-import type { MessageView, UsageView } from '../../../protocol/chatProtocol';
+import type { MessageView, SpeedView, UsageView } from '../../../protocol/chatProtocol';
 import { locale } from '../../shared/l10n';
 import { h } from '../../shared/dom';
 import './usage.css';
+import { medianSpeedText, speedText } from './speed';
 
 /** Whole numbers as the page's language writes them ("12,345"). */
 function tokens(n: number): string {
@@ -99,16 +100,23 @@ export class ConversationTotal {
 
   /** Shows the total again after a reply ended: the other versions stay as the last state gave them. */
   update(messages: readonly MessageView[]): void {
-    const text = totalText(messages, this.others, this.summaries);
+    const text = [totalText(messages, this.others, this.summaries), medianSpeedText(messages)]
+      .filter(Boolean)
+      .join(' · ');
     this.element.textContent = text;
     this.element.title = text ? l10n.t('This conversation so far: {0}', text) : '';
   }
 }
 
-/** Shows (or replaces) a reply's usage line under it; nothing for a reply without usage. */
-export function showUsage(article: HTMLElement, usage: UsageView | undefined): void {
+/**
+ * Shows (or replaces) a reply's footer line under it: its tokens and cost, then its speed ("first token 0.8 s ·
+ * 42 tokens/s") in the same line, so a screen reader reads them together; nothing for a reply with neither. Drawn
+ * when the reply ends, never per delta.
+ */
+export function showUsage(article: HTMLElement, usage: UsageView | undefined, speed?: SpeedView): void {
   article.querySelector(':scope > .usage-line')?.remove();
-  if (usage) {
-    article.append(h('p', { class: 'usage-line' }, usageText(usage)));
+  if (usage || speed) {
+    const speedPart = speed && h('span', { class: 'speed' }, `${usage ? ' · ' : ''}${speedText(speed)}`);
+    article.append(h('p', { class: 'usage-line' }, usage ? usageText(usage) : undefined, speedPart));
   }
 }
