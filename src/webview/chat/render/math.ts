@@ -2,6 +2,14 @@ import temml from 'temml';
 import * as l10n from '@vscode/l10n';
 import type { MarkedExtension, RendererThis, TokenizerExtension, RendererExtension, Tokens } from 'marked';
 import { mathMarkup } from './mathMarkup';
+import {
+  BLOCK_OPENER,
+  closedBlockStart,
+  firstInlineOpener,
+  noteBlockPlace,
+  noteInlinePlace,
+  parenCloser,
+} from './mathScan';
 
 /**
  * TeX math in Markdown, as models write it, rendered as MathML (which Chromium draws natively) by Temml:
@@ -35,19 +43,15 @@ interface MathToken extends Tokens.Generic {
   closed: boolean;
 }
 
-/** A line starting (up to three spaces in, as any block) with a block opener. */
-const BLOCK_OPENER = /^ {0,3}(\$\$|\\\[)/;
-/** Where a block opener or a blank line first comes after a line break (the blank line ends the search). */
-const NEXT_OPENER_OR_BLANK = /\n(?: {0,3}(?:\$\$|\\\[)|[ \t]*\n)/;
-
 function mathBlockExtension(): TokenizerExtension & RendererExtension {
   return {
     name: 'mathBlock',
     level: 'block',
     // A paragraph is cut where a formula block that closes begins (one that does not close yet stays in the paragraph,
-    // which stays the live block while it is the last). The search stops at the paragraph's end: lexing stays linear.
+    // which stays the live block while it is the last). One pass per paragraph answers every block (mathScan.ts).
     start: closedBlockStart,
-    tokenizer(src: string): MathToken | undefined {
+    tokenizer(src: string, tokens: object): MathToken | undefined {
+      noteBlockPlace(src, tokens);
       const open = BLOCK_OPENER.exec(src);
       return open ? blockFrom(src, open[0].length, open[1] === '$$' ? '$$' : '\\]') : undefined;
     },
@@ -62,21 +66,6 @@ function mathBlockExtension(): TokenizerExtension & RendererExtension {
         : `<p class="math-source">${sourceCode(math.raw.trim(), rendered.html)}</p>\n`;
     },
   };
-}
-
-/** Where the first formula block that closes begins in `src`, on a later line of the same paragraph. */
-function closedBlockStart(src: string): number | undefined {
-  const next = new RegExp(NEXT_OPENER_OR_BLANK.source, 'g');
-  for (let match = next.exec(src); match?.[0].trim(); match = next.exec(src)) {
-    const at = match.index + 1;
-    const rest = src.slice(at);
-    const open = BLOCK_OPENER.exec(rest);
-    if (open && blockFrom(rest, open[0].length, open[1] === '$$' ? '$$' : '\\]')?.closed) {
-      return at;
-    }
-    next.lastIndex = at;
-  }
-  return undefined;
 }
 
 /**
@@ -123,14 +112,11 @@ function inlineMathExtension(): TokenizerExtension & RendererExtension {
   return {
     name: 'math',
     level: 'inline',
-    start(src: string): number | undefined {
-      const dollar = src.indexOf('$');
-      const paren = src.indexOf('\\(');
-      const first = dollar < 0 ? paren : paren < 0 ? dollar : Math.min(dollar, paren);
-      return first < 0 ? undefined : first;
-    },
-    tokenizer(src: string): MathToken | undefined {
-      const found = src.startsWith('\\(') ? parenthesised(src) : src.startsWith('$') ? dollars(src) : undefined;
+    // Each text of a token list is scanned once for openers (mathScan.ts), not to its end at every token.
+    start: firstInlineOpener,
+    tokenizer(src: string, tokens: object): MathToken | undefined {
+      noteInlinePlace(src, tokens);
+      const found = src.startsWith('\\(') ? parenthesised(src, tokens) : src.startsWith('$') ? dollars(src) : undefined;
       if (!found) {
         return undefined;
       }
@@ -174,19 +160,11 @@ function dollars(src: string): Found | undefined {
   return undefined;
 }
 
-/** `\(…\)` at the start of `src`, holding more than white space. */
-function parenthesised(src: string): Found | undefined {
-  const limit = Math.min(src.length, 2 + MAX_FORMULA_CHARS);
-  for (let i = 2; i < limit - 1; i++) {
-    if (src[i] === '\\') {
-      if (src[i + 1] === ')') {
-        const tex = src.slice(2, i).trim();
-        return tex ? { tex, display: false, end: i + 2 } : undefined;
-      }
-      i++;
-    }
-  }
-  return undefined;
+/** `\(…\)` at the start of `src`, holding more than white space (the first `\)` closes it). */
+function parenthesised(src: string, tokens: object): Found | undefined {
+  const i = parenCloser(src, tokens, MAX_FORMULA_CHARS);
+  const tex = i < 0 ? '' : src.slice(2, i).trim();
+  return tex ? { tex, display: false, end: i + 2 } : undefined;
 }
 
 /**
