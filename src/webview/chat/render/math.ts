@@ -1,10 +1,12 @@
 import temml from 'temml';
 import * as l10n from '@vscode/l10n';
 import type { MarkedExtension, RendererThis, TokenizerExtension, RendererExtension, Tokens } from 'marked';
+import { FormulaCache } from './formulaCache';
 import { mathMarkup } from './mathMarkup';
 import {
   BLOCK_OPENER,
   closedBlockStart,
+  endsBlank,
   firstInlineOpener,
   noteBlockPlace,
   noteInlinePlace,
@@ -50,17 +52,17 @@ function mathBlockExtension(): TokenizerExtension & RendererExtension {
     // A paragraph is cut where a formula block that closes begins (one that does not close yet stays in the paragraph,
     // which stays the live block while it is the last). One pass per paragraph answers every block (mathScan.ts).
     start: closedBlockStart,
-    tokenizer(src: string, tokens: object): MathToken | undefined {
-      noteBlockPlace(src, tokens);
+    tokenizer(src: string): MathToken | undefined {
+      noteBlockPlace(src);
       const open = BLOCK_OPENER.exec(src);
-      return open ? blockFrom(src, open[0].length, open[1] === '$$' ? '$$' : '\\]') : undefined;
+      return open && !endsBlank(src) ? blockFrom(src, open[0].length, open[1] === '$$' ? '$$' : '\\]') : undefined;
     },
     renderer(token: Tokens.Generic): string {
       const math = token as MathToken;
       if (!math.closed) {
         return `<p>${escapeText(math.raw.trim())}</p>\n`;
       }
-      const rendered = renderFormula(math.tex, true);
+      const rendered = drawnFormula(math.tex, true);
       return rendered.ok
         ? `<div class="math-block">${rendered.html}</div>\n`
         : `<p class="math-source">${sourceCode(math.raw.trim(), rendered.html)}</p>\n`;
@@ -124,7 +126,7 @@ function inlineMathExtension(): TokenizerExtension & RendererExtension {
     },
     renderer(this: RendererThis, token: Tokens.Generic): string {
       const math = token as MathToken;
-      const rendered = renderFormula(math.tex, math.display);
+      const rendered = drawnFormula(math.tex, math.display);
       return rendered.ok ? rendered.html : sourceCode(math.raw, rendered.html);
     },
   };
@@ -190,10 +192,45 @@ type Rendered = { ok: true; html: string } | { ok: false; html: string };
 
 /**
  * Formulas rendered lately, by display mode and TeX: the live block is drawn again each frame while it streams, and
- * a long paragraph of formulas would otherwise cost each frame all of them again.
+ * a long paragraph of formulas would otherwise cost each frame all of them again. At most 512 formulas and 8 million
+ * characters of TeX and MathML (16 MB as UTF-16): 512 formulas near the MathML bound (mathMarkup.ts) would be 100 MB.
  */
-const rendered = new Map<string, Rendered>();
-const CACHED_FORMULAS = 512;
+const rendered = new FormulaCache<Rendered>(512, 8_000_000);
+
+/**
+ * The most formulas, and characters of their MathML, one drawing shows as MathML (a drawing: one renderBlocks call,
+ * which is a frame's finished blocks, the live block, or a reply loaded whole). `text` then 16,000 lines of `$$x`
+ * pairs into 8,000 inline formulas whose layout alone took tasks of 0.7–0.9 s, in code-server on the thread the
+ * whole workbench shares. Past either bound the rest of the drawing shows its formulas as TeX (and Temml is not run).
+ */
+export const MAX_FORMULAS_PER_DRAWING = 200;
+export const MAX_MATHML_PER_DRAWING = 400_000;
+
+/** What the current drawing has shown as MathML so far. */
+let drawn = { formulas: 0, chars: 0 };
+
+/** Starts a drawing: its formulas count against MAX_FORMULAS_PER_DRAWING and MAX_MATHML_PER_DRAWING afresh. */
+export function startDrawing(): void {
+  drawn = { formulas: 0, chars: 0 };
+}
+
+/** A formula of the current drawing: rendered while the drawing's bounds allow, else why not. */
+function drawnFormula(tex: string, display: boolean): Rendered {
+  if (drawn.formulas >= MAX_FORMULAS_PER_DRAWING || drawn.chars >= MAX_MATHML_PER_DRAWING) {
+    const reason = l10n.t(
+      'Over {0} formulas or {1} characters of MathML in one drawing: shown as TeX',
+      MAX_FORMULAS_PER_DRAWING,
+      MAX_MATHML_PER_DRAWING,
+    );
+    return { ok: false, html: reason };
+  }
+  const rendered = renderFormula(tex, display);
+  if (rendered.ok) {
+    drawn.formulas++;
+    drawn.chars += rendered.html.length;
+  }
+  return rendered;
+}
 
 /** Renders TeX as MathML (see mathMarkup.ts), or says why it could not. */
 export function renderFormula(tex: string, display: boolean): Rendered {
@@ -201,9 +238,6 @@ export function renderFormula(tex: string, display: boolean): Rendered {
   let result = rendered.get(key);
   if (!result) {
     result = renderAnew(tex, display);
-    if (rendered.size >= CACHED_FORMULAS) {
-      rendered.delete(rendered.keys().next().value as string);
-    }
     rendered.set(key, result);
   }
   return result;

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type temmlApi from 'temml';
 
 /**
@@ -88,6 +89,14 @@ const OPTIONS = {
   maxExpand: 500,
 } as const;
 
+/**
+ * The most MathML one formula may become, in characters. Formulas as models write them stay far below (the longest TeX
+ * rendered, 4,000 characters of fractions or nested subscripts, makes 27,000–42,000), while user macros multiply: a
+ * 154-character `\def` of a macro pasting its argument 40 times, applied twice, made 640 KB. Past it the formula is
+ * shown as its TeX, with this as the reason.
+ */
+export const MAX_MATHML_CHARS = 100_000;
+
 /** The part of a Temml node this module reads and changes. */
 interface Node {
   attributes?: Record<string, string>;
@@ -101,13 +110,18 @@ interface Node {
  * Renders TeX as MathML markup that needs no inline style: Temml's tree, with each node's style turned into a class
  * chat.css styles where it matters (a box, an equation tag's columns) and dropped where the browser's own MathML
  * layout reads as well (cell padding, colours, `display: block math`, which `display="block"` gives), and the TeX as
- * the formula's `alttext` (and, by Temml, its `annotation`). Throws on TeX that does not parse.
+ * the formula's `alttext` (and, by Temml, its `annotation`). Throws on TeX that does not parse, and on MathML longer
+ * than MAX_MATHML_CHARS.
  */
 export function mathMarkup(temml: typeof temmlApi, tex: string, display: boolean): string {
   const tree = temml.__renderToMathMLTree(tex, { ...OPTIONS, displayMode: display, macros: {} }) as Node;
   clean(tree);
   tree.attributes = { ...tree.attributes, alttext: tex, 'aria-label': tex };
-  return tree.toMarkup();
+  const markup = tree.toMarkup();
+  if (markup.length > MAX_MATHML_CHARS) {
+    throw new Error(l10n.t('Its MathML is longer than {0} characters', MAX_MATHML_CHARS));
+  }
+  return markup;
 }
 
 function clean(node: Node): void {

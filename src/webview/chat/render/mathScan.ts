@@ -2,8 +2,8 @@
  * Where math begins, found in one pass over a text however often marked asks: the lexer asks at every token (inline)
  * and at every block (formula blocks), each time with the rest of the text, so a scan to the text's end per question
  * made a paragraph of 100,000 escapes or 16,000 lines of `$$x` take seconds (quadratic). Each scan here remembers,
- * per token list being lexed (a list is filled from one text, whose later questions are suffixes of it), what it
- * found, as distances from the text's end, which a suffix shares.
+ * per run of marked's lexing loop (its later questions are suffixes of its text), what it found, as distances from
+ * the text's end, which a suffix shares: inline runs are told apart by their token lists, block runs by asBlockLoop.
  */
 
 /** The token list marked lexes into and the text our tokenizer was last given for it. */
@@ -23,9 +23,29 @@ export function noteInlinePlace(src: string, tokens: object): void {
   inlinePlace = { src, tokens };
 }
 
-/** Notes the text the block tokenizer is given (as noteInlinePlace, for blocks, the heading rule and `start`). */
-export function noteBlockPlace(src: string, tokens: object): void {
-  blockPlace = { src, tokens };
+/**
+ * One object per run of marked's block loop, innermost last. A block loop's token list does not name it: a quote
+ * lexes each of its lazily continued parts into one list, each part a new text.
+ */
+const blockLoops: object[] = [];
+
+/** Runs `lex` (a run of marked's block loop) as a loop of its own for noteBlockPlace. */
+export function asBlockLoop<T>(lex: () => T): T {
+  blockLoops.push({});
+  try {
+    return lex();
+  } finally {
+    blockLoops.pop();
+  }
+}
+
+/**
+ * Notes the text the block tokenizer is given (as noteInlinePlace, for blocks, the heading rule and `start`), in the
+ * innermost block loop (none outside asBlockLoop: then every question is answered by a scan of its own).
+ */
+export function noteBlockPlace(src: string): void {
+  const loop = blockLoops.at(-1);
+  blockPlace = loop ? { src, tokens: loop } : undefined;
 }
 
 /** The token list being lexed when `text` is the noted text less its first `dropped` characters. */
@@ -112,6 +132,8 @@ interface BlockScan {
   closed: number[];
   /** The first of `closed` not yet behind the questions asked. */
   cursor: number;
+  /** The line starts of the openers that meet a blank line before their closer (and so are no formula). */
+  blank: Set<number>;
 }
 const blockScans = new WeakMap<object, BlockScan>();
 
@@ -136,6 +158,17 @@ export function closedBlockStart(src: string): number | undefined {
   return scan.cursor < scan.closed.length ? length - scan.closed[scan.cursor] : undefined;
 }
 
+/**
+ * Whether the formula block opened at the start of `src` (the block tokenizer's text, noted) meets a blank line before
+ * its closer, as a scan of its paragraph already found: then it is no formula, and is not scanned again for each block
+ * after it (a paragraph of `\[ a` lines between closed formulas took each one's scan to the blank line).
+ */
+export function endsBlank(src: string): boolean {
+  const tokens = listOf(blockPlace, src, 0);
+  const scan = tokens && blockScans.get(tokens);
+  return !!scan && scan.from >= src.length && scan.blank.has(src.length);
+}
+
 /** An opener still looking for its closer: its line's start and where its TeX begins. */
 interface Open {
   at: number;
@@ -152,21 +185,28 @@ function scanBlocks(text: string): BlockScan {
   const length = text.length;
   const closed: number[] = [];
   const open: Record<'$$' | '\\]', Open[]> = { $$: [], '\\]': [] };
+  const blank = new Set<number>();
   let lastInk = -1;
   let stop = length;
+  const endAll = (): void => {
+    for (const o of [...open.$$, ...open['\\]']]) {
+      blank.add(length - o.at);
+    }
+    open.$$ = [];
+    open['\\]'] = [];
+  };
   for (let eol = text.indexOf('\n'); eol >= 0;) {
     const start = eol + 1;
     const next = text.indexOf('\n', start);
     const end = next < 0 ? length : next;
     const line = text.slice(start, end).trimEnd();
-    if (next >= 0 && /^[ \t]*$/.test(text.slice(start, end))) {
-      stop = eol;
-      break;
-    }
-    if (!line.trim()) {
-      open.$$ = [];
-      open['\\]'] = [];
-    } else {
+    if (next >= 0 && !line.trim()) {
+      endAll();
+      if (/^[ \t]*$/.test(text.slice(start, end))) {
+        stop = eol;
+        break;
+      }
+    } else if (line.trim()) {
       for (const closer of ['$$', '\\]'] as const) {
         if (line.endsWith(closer) && open[closer].length) {
           const inkBefore = lastInkIn(text, start, start + line.length - 2, lastInk);
@@ -191,7 +231,7 @@ function scanBlocks(text: string): BlockScan {
     eol = next;
   }
   closed.sort((a, b) => a - b);
-  return { from: length, stop: length - stop, closed: closed.map((at) => length - at), cursor: 0 };
+  return { from: length, stop: length - stop, closed: closed.map((at) => length - at), cursor: 0, blank };
 }
 
 /** The index of the last character that is not white space in `text[from, to)`, else `before`. */
