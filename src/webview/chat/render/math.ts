@@ -224,11 +224,10 @@ function drawnFormula(tex: string, display: boolean): Rendered {
     );
     return { ok: false, html: reason };
   }
+  // A formula that fails counts too: failing can cost Temml as much as succeeding (up to mathMarkup's bounds).
   const rendered = renderFormula(tex, display);
-  if (rendered.ok) {
-    drawn.formulas++;
-    drawn.chars += rendered.html.length;
-  }
+  drawn.formulas++;
+  drawn.chars += rendered.ok ? rendered.html.length : 0;
   return rendered;
 }
 
