@@ -23,8 +23,10 @@ const repeated =
  * scheduler's slice is seldom interrupted and a longer one always is, which read as a linear reader growing 20 to 70
  * times from n to 8n. Quadratic work at 8n is still seconds, far above `maxMs`.
  */
-const READERS: Record<string, { run: (text: string) => unknown; n: number }> = {
-  'the Markdown and math lexer': { run: lex, n: 1_500 },
+const READERS: Record<string, { run: (text: string) => unknown; n: number; factor?: number }> = {
+  // The lexer's token list grows with the text, and V8's collections with it: its CPU time grew 20 to 26 times from
+  // n to 8n on some inputs (marked alone about 12), so it is allowed 32; quadratic work grows 64 times.
+  'the Markdown and math lexer': { run: lex, n: 3_000, factor: 32 },
   'the spoken text': { run: repeated(spokenText, 4), n: 2_000 },
   "the find bar's match in a sleeping section": {
     run: repeated((text) => markdownMayHold(text, 'zebra'), 4),
@@ -90,10 +92,10 @@ describe('The chat page reads reply text in linear time', function () {
     });
   });
 
-  for (const [reader, { run, n }] of Object.entries(READERS)) {
+  for (const [reader, { run, n, factor }] of Object.entries(READERS)) {
     it(`${reader}: every adversarial input`, () => {
       for (const [name, make] of Object.entries(ADVERSARIAL)) {
-        assertGrowth(`${reader}, ${name}`, make, run, { n, rounds: 5, maxMs: 2_000 });
+        assertGrowth(`${reader}, ${name}`, make, run, { n, factor, rounds: 5, maxMs: 2_000 });
       }
     });
   }

@@ -12,15 +12,17 @@ interface Place {
   tokens: object;
 }
 
-let inlinePlace: Place | undefined;
-let blockPlace: Place | undefined;
+/** Changed in place: marked asks at every character of a paragraph, and an object per question cost collections. */
+const inlinePlace: Place = { src: '', tokens: {} };
+const blockPlace: Place = { src: '', tokens: {} };
 
 /**
  * Notes the text the inline tokenizer is given (marked calls it first at each step, with the same text its
  * `start` then gets less its first character; no other lexing runs between the two).
  */
 export function noteInlinePlace(src: string, tokens: object): void {
-  inlinePlace = { src, tokens };
+  inlinePlace.src = src;
+  inlinePlace.tokens = tokens;
 }
 
 /**
@@ -45,12 +47,13 @@ export function asBlockLoop<T>(lex: () => T): T {
  */
 export function noteBlockPlace(src: string): void {
   const loop = blockLoops.at(-1);
-  blockPlace = loop ? { src, tokens: loop } : undefined;
+  blockPlace.src = loop ? src : '';
+  blockPlace.tokens = loop ?? {};
 }
 
 /** The token list being lexed when `text` is the noted text less its first `dropped` characters. */
-function listOf(place: Place | undefined, text: string, dropped: number): object | undefined {
-  return place && place.src.length === text.length + dropped ? place.tokens : undefined;
+function listOf(place: Place, text: string, dropped: number): object | undefined {
+  return place.src.length === text.length + dropped && place.src ? place.tokens : undefined;
 }
 
 /** What an inline scan found: from how far before the end it ran, and how far before the end the opener is (-1: none). */
