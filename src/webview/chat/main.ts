@@ -336,7 +336,7 @@ class ChatApp {
 
   /**
    * Every finished reply can be regenerated (the old one stays as a branch), but not while one is written: the
-   * buttons are hidden then (`.replying` in chat.css). A reply that has just ended gets its button.
+   * buttons are hidden then (`.replying` in messages/messageView.css). A reply that has just ended gets its button.
    */
   private refreshRegenerate(): void {
     this.log.classList.toggle('replying', this.streaming !== undefined);

@@ -17,7 +17,7 @@ export class Scroller {
   readonly jumpButton: HTMLButtonElement;
   /**
    * Watches the newest message: its height changes after it is drawn (messages off screen are laid out only when
-   * they come near it, see `content-visibility` in chat.css), and a pinned view follows it to the bottom.
+   * they come near it, see `content-visibility` in render/render.css), and a pinned view follows it to the bottom.
    */
   private readonly newest = new ResizeObserver(() => {
     if (this.pinned) {

@@ -3,7 +3,7 @@ import { h, iconButton } from '../../shared/dom';
 import { holdSleep } from '../render';
 import './findBar.css';
 
-/** The highlight names chat.css styles (`::highlight(…)`): every match, and the one stepped to. */
+/** The highlight names findBar.css styles (`::highlight(…)`): every match, and the one stepped to. */
 const ALL = 'alpha-find';
 const CURRENT = 'alpha-find-current';
 

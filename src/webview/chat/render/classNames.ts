@@ -1,6 +1,6 @@
 /**
  * The class names the long-reply rendering relies on, in one place: the TypeScript here sets and reads them, and
- * `chat.css` gives most of them their `content-visibility` rules (STYLED: test/unit/webview/chat/renderClassNames.test.ts checks
+ * `render.css` gives most of them their `content-visibility` rules (STYLED: test/unit/webview/chat/renderClassNames.test.ts checks
  * that each is a selector there, so a rename on one side only fails a test).
  */
 export const CLASS = {
@@ -22,7 +22,7 @@ export const CLASS = {
   liveBlock: 'live-block',
 } as const;
 
-/** The names chat.css has rules for (`plain` and `live-block` are markers the code alone reads). */
+/** The names the page's stylesheets have rules for (`plain` and `live-block` are markers the code alone reads). */
 export const STYLED: readonly string[] = [
   CLASS.blocks,
   CLASS.section,

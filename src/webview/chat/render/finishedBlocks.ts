@@ -11,7 +11,7 @@ export type Decorate = (piece: DocumentFragment | HTMLElement, stage: DecorateSt
 
 /**
  * Finished blocks are grouped in chunks of about this many; the page skips layout and paint of chunks off screen
- * (`content-visibility: auto` in chat.css), so a reply of megabytes costs each frame no more than a short one.
+ * (`content-visibility: auto` in render.css), so a reply of megabytes costs each frame no more than a short one.
  */
 const BLOCKS_PER_CHUNK = 16;
 /** Chunks are grouped in sections of this many, which the page skips as a whole and may put to sleep. */

@@ -1,6 +1,6 @@
 /**
  * The long-reply rendering: how the chat page stays cheap however long a reply or a conversation grows. One
- * mechanism, in this folder; the class names it relies on are in `classNames.ts` (chat.css gives them their
+ * mechanism, in this folder; the class names it relies on are in `classNames.ts` (render.css gives them their
  * `content-visibility` rules), and the deferred work runs on `schedule.ts`.
  *
  * - **Streaming** (`streamRenderer.ts`): each frame lexes only the unfinished tail of the reply (`markdownBlocks.ts`)

@@ -1,6 +1,7 @@
 import { Lexer, type Token, type Tokens, type TokensList } from 'marked';
 import { createMarked, escapeHtml } from '../../shared/markdown';
-import { mathExtension } from './math';
+import { mathExtension, startDrawing } from './math';
+import { asBlockLoop } from './mathScan';
 
 /** Images as click-to-load placeholders (the page loads one through the host when it is clicked). */
 const marked = createMarked(
@@ -19,15 +20,25 @@ export function newLinkMap(): LinkMap {
   return Object.create(null) as LinkMap;
 }
 
+/** marked's lexer, each run of its block loop (nested ones too: quotes, list items) marked as one for math.ts. */
+class MathLexer extends Lexer {
+  override blockTokens(src: string, tokens?: Token[], lastParagraphClipped?: boolean): Token[];
+  override blockTokens(src: string, tokens?: TokensList, lastParagraphClipped?: boolean): TokensList;
+  override blockTokens(src: string, tokens?: Token[] | TokensList, lastParagraphClipped?: boolean) {
+    return asBlockLoop(() => super.blockTokens(src, tokens as Token[], lastParagraphClipped));
+  }
+}
+
 /** Lexes Markdown into block tokens, knowing the link definitions of earlier blocks. */
 export function lexBlocks(source: string, links: LinkMap): TokensList {
-  const lexer = new Lexer(OPTIONS);
+  const lexer = new MathLexer(OPTIONS);
   Object.assign(lexer.tokens.links, links);
   return lexer.lex(source);
 }
 
-/** Renders block tokens to (unsanitised) HTML. */
+/** Renders block tokens to (unsanitised) HTML: one drawing, whose formulas are bounded (math.ts). */
 export function renderBlocks(tokens: Token[], links: LinkMap): string {
+  startDrawing();
   const list = Object.assign([...tokens], { links }) as TokensList;
   return marked.parser(list);
 }

@@ -1,8 +1,18 @@
 import temml from 'temml';
 import * as l10n from '@vscode/l10n';
 import type { MarkedExtension, RendererThis, TokenizerExtension, RendererExtension, Tokens } from 'marked';
+import { FormulaCache } from './formulaCache';
 import { mathMarkup } from './mathMarkup';
 import './math.css';
+import {
+  BLOCK_OPENER,
+  closedBlockStart,
+  endsBlank,
+  firstInlineOpener,
+  noteBlockPlace,
+  noteInlinePlace,
+  parenCloser,
+} from './mathScan';
 
 /**
  * TeX math in Markdown, as models write it, rendered as MathML (which Chromium draws natively) by Temml:
@@ -36,48 +46,29 @@ interface MathToken extends Tokens.Generic {
   closed: boolean;
 }
 
-/** A line starting (up to three spaces in, as any block) with a block opener. */
-const BLOCK_OPENER = /^ {0,3}(\$\$|\\\[)/;
-/** Where a block opener or a blank line first comes after a line break (the blank line ends the search). */
-const NEXT_OPENER_OR_BLANK = /\n(?: {0,3}(?:\$\$|\\\[)|[ \t]*\n)/;
-
 function mathBlockExtension(): TokenizerExtension & RendererExtension {
   return {
     name: 'mathBlock',
     level: 'block',
     // A paragraph is cut where a formula block that closes begins (one that does not close yet stays in the paragraph,
-    // which stays the live block while it is the last). The search stops at the paragraph's end: lexing stays linear.
+    // which stays the live block while it is the last). One pass per paragraph answers every block (mathScan.ts).
     start: closedBlockStart,
     tokenizer(src: string): MathToken | undefined {
+      noteBlockPlace(src);
       const open = BLOCK_OPENER.exec(src);
-      return open ? blockFrom(src, open[0].length, open[1] === '$$' ? '$$' : '\\]') : undefined;
+      return open && !endsBlank(src) ? blockFrom(src, open[0].length, open[1] === '$$' ? '$$' : '\\]') : undefined;
     },
     renderer(token: Tokens.Generic): string {
       const math = token as MathToken;
       if (!math.closed) {
         return `<p>${escapeText(math.raw.trim())}</p>\n`;
       }
-      const rendered = renderFormula(math.tex, true);
+      const rendered = drawnFormula(math.tex, true);
       return rendered.ok
         ? `<div class="math-block">${rendered.html}</div>\n`
         : `<p class="math-source">${sourceCode(math.raw.trim(), rendered.html)}</p>\n`;
     },
   };
-}
-
-/** Where the first formula block that closes begins in `src`, on a later line of the same paragraph. */
-function closedBlockStart(src: string): number | undefined {
-  const next = new RegExp(NEXT_OPENER_OR_BLANK.source, 'g');
-  for (let match = next.exec(src); match?.[0].trim(); match = next.exec(src)) {
-    const at = match.index + 1;
-    const rest = src.slice(at);
-    const open = BLOCK_OPENER.exec(rest);
-    if (open && blockFrom(rest, open[0].length, open[1] === '$$' ? '$$' : '\\]')?.closed) {
-      return at;
-    }
-    next.lastIndex = at;
-  }
-  return undefined;
 }
 
 /**
@@ -124,14 +115,11 @@ function inlineMathExtension(): TokenizerExtension & RendererExtension {
   return {
     name: 'math',
     level: 'inline',
-    start(src: string): number | undefined {
-      const dollar = src.indexOf('$');
-      const paren = src.indexOf('\\(');
-      const first = dollar < 0 ? paren : paren < 0 ? dollar : Math.min(dollar, paren);
-      return first < 0 ? undefined : first;
-    },
-    tokenizer(src: string): MathToken | undefined {
-      const found = src.startsWith('\\(') ? parenthesised(src) : src.startsWith('$') ? dollars(src) : undefined;
+    // Each text of a token list is scanned once for openers (mathScan.ts), not to its end at every token.
+    start: firstInlineOpener,
+    tokenizer(src: string, tokens: object): MathToken | undefined {
+      noteInlinePlace(src, tokens);
+      const found = src.startsWith('\\(') ? parenthesised(src, tokens) : src.startsWith('$') ? dollars(src) : undefined;
       if (!found) {
         return undefined;
       }
@@ -139,7 +127,7 @@ function inlineMathExtension(): TokenizerExtension & RendererExtension {
     },
     renderer(this: RendererThis, token: Tokens.Generic): string {
       const math = token as MathToken;
-      const rendered = renderFormula(math.tex, math.display);
+      const rendered = drawnFormula(math.tex, math.display);
       return rendered.ok ? rendered.html : sourceCode(math.raw, rendered.html);
     },
   };
@@ -175,19 +163,11 @@ function dollars(src: string): Found | undefined {
   return undefined;
 }
 
-/** `\(…\)` at the start of `src`, holding more than white space. */
-function parenthesised(src: string): Found | undefined {
-  const limit = Math.min(src.length, 2 + MAX_FORMULA_CHARS);
-  for (let i = 2; i < limit - 1; i++) {
-    if (src[i] === '\\') {
-      if (src[i + 1] === ')') {
-        const tex = src.slice(2, i).trim();
-        return tex ? { tex, display: false, end: i + 2 } : undefined;
-      }
-      i++;
-    }
-  }
-  return undefined;
+/** `\(…\)` at the start of `src`, holding more than white space (the first `\)` closes it). */
+function parenthesised(src: string, tokens: object): Found | undefined {
+  const i = parenCloser(src, tokens, MAX_FORMULA_CHARS);
+  const tex = i < 0 ? '' : src.slice(2, i).trim();
+  return tex ? { tex, display: false, end: i + 2 } : undefined;
 }
 
 /**
@@ -213,10 +193,44 @@ type Rendered = { ok: true; html: string } | { ok: false; html: string };
 
 /**
  * Formulas rendered lately, by display mode and TeX: the live block is drawn again each frame while it streams, and
- * a long paragraph of formulas would otherwise cost each frame all of them again.
+ * a long paragraph of formulas would otherwise cost each frame all of them again. At most 512 formulas and 8 million
+ * characters of TeX and MathML (16 MB as UTF-16): 512 formulas near the MathML bound (mathMarkup.ts) would be 100 MB.
  */
-const rendered = new Map<string, Rendered>();
-const CACHED_FORMULAS = 512;
+const rendered = new FormulaCache<Rendered>(512, 8_000_000);
+
+/**
+ * The most formulas, and characters of their MathML, one drawing shows as MathML (a drawing: one renderBlocks call,
+ * which is a frame's finished blocks, the live block, or a reply loaded whole). `text` then 16,000 lines of `$$x`
+ * pairs into 8,000 inline formulas whose layout alone took tasks of 0.7–0.9 s, in code-server on the thread the
+ * whole workbench shares. Past either bound the rest of the drawing shows its formulas as TeX (and Temml is not run).
+ */
+export const MAX_FORMULAS_PER_DRAWING = 200;
+export const MAX_MATHML_PER_DRAWING = 400_000;
+
+/** What the current drawing has shown as MathML so far. */
+let drawn = { formulas: 0, chars: 0 };
+
+/** Starts a drawing: its formulas count against MAX_FORMULAS_PER_DRAWING and MAX_MATHML_PER_DRAWING afresh. */
+export function startDrawing(): void {
+  drawn = { formulas: 0, chars: 0 };
+}
+
+/** A formula of the current drawing: rendered while the drawing's bounds allow, else why not. */
+function drawnFormula(tex: string, display: boolean): Rendered {
+  if (drawn.formulas >= MAX_FORMULAS_PER_DRAWING || drawn.chars >= MAX_MATHML_PER_DRAWING) {
+    const reason = l10n.t(
+      'Over {0} formulas or {1} characters of MathML in one drawing: shown as TeX',
+      MAX_FORMULAS_PER_DRAWING,
+      MAX_MATHML_PER_DRAWING,
+    );
+    return { ok: false, html: reason };
+  }
+  // A formula that fails counts too: failing can cost Temml as much as succeeding (up to mathMarkup's bounds).
+  const rendered = renderFormula(tex, display);
+  drawn.formulas++;
+  drawn.chars += rendered.ok ? rendered.html.length : 0;
+  return rendered;
+}
 
 /** Renders TeX as MathML (see mathMarkup.ts), or says why it could not. */
 export function renderFormula(tex: string, display: boolean): Rendered {
@@ -224,9 +238,6 @@ export function renderFormula(tex: string, display: boolean): Rendered {
   let result = rendered.get(key);
   if (!result) {
     result = renderAnew(tex, display);
-    if (rendered.size >= CACHED_FORMULAS) {
-      rendered.delete(rendered.keys().next().value as string);
-    }
     rendered.set(key, result);
   }
   return result;

@@ -90,7 +90,7 @@ export class OlderMessages<T> {
     }
     const deadline = performance.now() + SLICE_BUDGET_MS;
     const start = Math.max(0, this.end - CHUNK);
-    // A slice is one element the page skips whole when it is off screen (`content-visibility` in chat.css): a long
+    // A slice is one element the page skips whole when it is off screen (`content-visibility` in render.css): a long
     // conversation costs each later frame a few dozen of them, not hundreds of messages.
     // It is laid out once, in full, as it goes in ('measuring'); once a frame has recorded that size it may be
     // skipped, and then takes the height it had (contain-intrinsic-size: auto), so scrolling up through it later

@@ -1,8 +1,20 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import temml from 'temml';
-import { MAX_FORMULA_CHARS } from '../../../../src/webview/chat/render/math';
-import { MATHML_ATTRIBUTES, MATHML_ELEMENTS, mathMarkup } from '../../../../src/webview/chat/render/mathMarkup';
+import { performance } from 'node:perf_hooks';
+import { FormulaCache } from '../../../../src/webview/chat/render/formulaCache';
+import {
+  MAX_FORMULA_CHARS,
+  MAX_FORMULAS_PER_DRAWING,
+  MAX_MATHML_PER_DRAWING,
+} from '../../../../src/webview/chat/render/math';
+import {
+  MATHML_ATTRIBUTES,
+  MATHML_ELEMENTS,
+  MAX_MACRO_TOKENS,
+  MAX_MATHML_CHARS,
+  mathMarkup,
+} from '../../../../src/webview/chat/render/mathMarkup';
 import { MATH_FORMULAS, mathReply } from '../../../fakeService/chatContent';
 import { MATH_SET } from '../../../support/mathSet';
 import { everyChar, randomCuts, renderStreamed, renderWhole } from '../../../support/streamedMarkdown';
@@ -132,5 +144,69 @@ describe('chat webview: math', () => {
     for (const name of MATHML_ATTRIBUTES.filter((a) => !['class', 'alttext', 'aria-label'].includes(a))) {
       assert.ok(source.includes(`setAttribute("${name}"`), `Temml sets ${name}`);
     }
+  });
+});
+
+describe('chat webview: what math may cost the page', function () {
+  this.timeout(60_000);
+
+  /** A macro pasting its argument 40 times, applied twice: 1,600 copies of the argument. */
+  const multiplying = (argument: string) => `\\def\\a#1{${'#1'.repeat(40)}}\\def\\b#1{\\a{\\a{#1}}}\\b{${argument}}`;
+
+  it('a formula whose MathML passes the bound is shown as its TeX, with the reason', () => {
+    const tex = multiplying('xxxxxxx');
+    assert.throws(() => mathMarkup(temml, tex, true), /MathML is longer than 100000 characters/);
+    const html = renderWhole(`$$\n${tex}\n$$\n`);
+    assert.doesNotMatch(html, /<math/);
+    assert.match(
+      html,
+      /<p class="math-source"><code class="math-source" title="Formula not rendered: Its MathML is longer/,
+    );
+    assert.ok(html.length < (2 * MAX_MATHML_CHARS) / 10, `${html.length} characters`);
+    // An ordinary long formula stays far below it.
+    assert.ok(mathMarkup(temml, 'x_{i_{j_{k}}}+'.repeat(280), true).length < MAX_MATHML_CHARS / 2);
+  });
+
+  it('the macros a formula defines are bounded by the tokens they produce, not only by their expansions', () => {
+    // 314 characters that made 3.2 MB of MathML in 11.6 s of Temml: 42 expansions, under maxExpand.
+    const tex = multiplying('x'.repeat(200));
+    const started = performance.now();
+    assert.throws(() => mathMarkup(temml, tex, true), /macros expand to more than 20000 tokens/);
+    assert.ok(performance.now() - started < 2_000, `${Math.round(performance.now() - started)} ms`);
+    assert.match(renderWhole(`$$\n${tex}\n$$\n`), /<code class="math-source" title="Formula not rendered: Its macros/);
+    // Macros that paste what they are given as Temml does, delimited and nested.
+    assert.match(mathMarkup(temml, '\\def\\p(#1,#2){#1^{#2}} \\p(a,b)', false), /<msup><mi>a<\/mi><mi>b<\/mi><\/msup>/);
+    assert.equal((mathMarkup(temml, '\\def\\a#1{#1#1}\\a{\\a{x}}', false).match(/<mi>x<\/mi>/g) ?? []).length, 4);
+    assert.ok(MAX_MACRO_TOKENS < MAX_MATHML_CHARS);
+  });
+
+  it('the formula cache is bounded by the characters it holds, not only by entries', () => {
+    const cache = new FormulaCache<{ html: string }>(512, 10_000);
+    for (let i = 0; i < 100; i++) {
+      cache.set(`D${i}`, { html: 'm'.repeat(1_000) });
+      assert.ok(cache.size().chars <= 10_000, `${cache.size().chars} characters after ${i + 1}`);
+    }
+    assert.equal(cache.size().entries, 9);
+    assert.equal(cache.get('D99')?.html.length, 1_000);
+    assert.equal(cache.get('D0'), undefined);
+    cache.set('big', { html: 'm'.repeat(20_000) });
+    assert.equal(cache.get('big'), undefined);
+    const counted = new FormulaCache<{ html: string }>(2, 1_000_000);
+    ['a', 'b', 'c'].forEach((key) => counted.set(key, { html: key }));
+    assert.deepEqual(counted.size(), { entries: 2, chars: 4 });
+  });
+
+  it('one drawing shows at most MAX_FORMULAS_PER_DRAWING formulas as MathML; the rest stay TeX', () => {
+    // `text` then `$$x` lines pair into inline formulas: 8,000 of them drawn at once took 0.7–0.9 s of layout.
+    const started = performance.now();
+    const html = renderWhole(`text\n${'$$x\n'.repeat(16_000)}`);
+    const took = performance.now() - started;
+    assert.equal((html.match(/<math /g) ?? []).length, MAX_FORMULAS_PER_DRAWING);
+    const asTex = (html.match(/<code class="math-source" title="Over 200 formulas/g) ?? []).length;
+    assert.equal(asTex, 8_000 - MAX_FORMULAS_PER_DRAWING);
+    assert.ok(took < 5_000, `${Math.round(took)} ms`);
+    // Each drawing counts afresh: a reply streamed in parts draws each part's formulas.
+    assert.equal((renderWhole('$a$ and $b$').match(/<math /g) ?? []).length, 2);
+    assert.ok(MAX_MATHML_PER_DRAWING >= MAX_FORMULAS_PER_DRAWING * 1_000);
   });
 });
