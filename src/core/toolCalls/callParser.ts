@@ -1,16 +1,11 @@
-import { checkCall } from './callCheck';
+import { CallBlock } from './callBlock';
 import { markerState } from './callForm';
-import type { CallEvent, CallProblem, ToolSpec } from './toolSpec';
-
-/** The most characters one call block may hold (a file's whole content fits); past it the call is refused. */
-export const MAX_CALL_CHARS = 1_000_000;
+import type { CallEvent, ToolSpec } from './toolSpec';
 /** An info string longer than this is no call marker (and is not kept). */
 const MAX_INFO = 40;
 
 /** Where the parser is on the current line of text. */
 type LineState = 'indent' | 'fence' | 'info' | 'plain';
-/** Where the parser is inside a call block. */
-type CallPhase = 'between' | 'object' | 'junk' | 'afterClose';
 
 /**
  * Reads a reply as it streams and takes the tool calls out of it (the form is in `callForm.ts`). Text outside calls
@@ -38,58 +33,66 @@ export class CallParser {
   private infoLong = false;
   private held = '';
   private code: { char: string; len: number } | undefined;
-  // Call mode.
-  private inCall = false;
-  private phase: CallPhase = 'between';
-  private raw = '';
-  private json = '';
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  private objects = 0;
-  private fenceRun = 0;
-  private callFence = '`';
-  private atLineStart = false;
-  private tooLarge = false;
+  private block: CallBlock | undefined;
+  // Text is cut from the chunk in runs rather than added a character at a time (which would leave the garbage
+  // collector a string per character): `chunk[runStart, runEnd)` is text not yet added, `chunk[heldFrom, pos]`
+  // the held part of this chunk (after `held`, the part from earlier chunks).
+  private chunk = '';
+  private pos = 0;
+  private runStart = 0;
+  private runEnd = -1;
+  private heldFrom = -1;
 
   constructor(private readonly tools: readonly ToolSpec[]) {}
 
   /** Reads the next piece of the reply; returns what can be told so far, in order. */
   feed(chunk: string): CallEvent[] {
+    this.chunk = chunk;
+    this.runEnd = -1;
+    this.heldFrom = this.held ? 0 : -1;
     let i = 0;
     while (i < chunk.length) {
-      if (this.inCall) {
-        this.callChar(chunk[i]);
-        i++;
-      } else if (this.line === 'plain') {
-        // The fast path: the rest of a line that is no fence goes out as it is.
+      this.pos = i;
+      if (this.block) {
+        i = this.block.read(chunk, i);
+        if (this.block.ended) {
+          this.newLine();
+          this.line = this.block.ended;
+          this.block = undefined;
+        }
+      } else if (this.line === 'plain' || this.settledInfo()) {
+        // The fast path: the rest of a line that can no longer become a marker goes out as it is.
         const end = chunk.indexOf('\n', i);
+        const piece = end < 0 ? chunk.slice(i) : chunk.slice(i, end);
+        if (this.line === 'info') {
+          this.infoPiece(piece);
+        }
+        this.emitRange(i, end < 0 ? chunk.length : end);
         if (end < 0) {
-          this.text += chunk.slice(i);
           break;
         }
-        this.text += chunk.slice(i, end + 1);
-        this.newLine();
+        this.pos = end;
+        this.endLine();
         i = end + 1;
       } else {
         this.lineChar(chunk[i]);
         i++;
       }
     }
+    this.flushRun();
+    if (this.heldFrom >= 0) {
+      this.held = this.heldOf(chunk.length);
+      this.heldFrom = -1;
+    }
+    this.chunk = '';
     return this.take();
   }
 
   /** Ends the reply: what is still held is told (a call left open is malformed, a half marker is text). */
   end(): CallEvent[] {
-    if (this.inCall) {
-      if (this.phase === 'object') {
-        this.malformed(unclosedProblem());
-      } else if (this.phase === 'junk') {
-        this.malformed(junkProblem());
-      } else if (this.phase === 'between' && this.objects === 0) {
-        this.malformed(this.fenceRun >= 3 ? emptyProblem() : unclosedProblem());
-      }
-      this.inCall = false;
+    if (this.block) {
+      this.block.end();
+      this.block = undefined;
     } else {
       this.text += this.held;
       this.held = '';
@@ -105,6 +108,7 @@ export class CallParser {
   }
 
   private flushText(): void {
+    this.flushRun();
     if (this.text) {
       this.out.push({ type: 'text', text: this.text });
       this.text = '';
@@ -139,7 +143,23 @@ export class CallParser {
     } else {
       this.addInfo(c);
     }
-    this.keep(c);
+    this.keep();
+  }
+
+  /** A fence line whose info string can no longer be a marker: only its backticks and its blankness still count. */
+  private settledInfo(): boolean {
+    return this.line === 'info' && this.heldFrom < 0 && !this.mayBeMarker();
+  }
+
+  private infoPiece(piece: string): void {
+    if (this.fenceChar === '`' && piece.includes('`')) {
+      this.line = 'plain';
+    } else if (this.info.length + piece.length <= MAX_INFO) {
+      this.info += piece;
+    } else {
+      this.info += piece.slice(0, MAX_INFO - this.info.length);
+      this.infoLong = true;
+    }
   }
 
   private addInfo(c: string): void {
@@ -154,16 +174,52 @@ export class CallParser {
   }
 
   /** Holds `c` while the line may still become a call marker; otherwise lets it (and what was held) out. */
-  private keep(c: string): void {
-    if (this.held === '' && !this.mayBeMarker()) {
-      this.text += c;
+  private keep(): void {
+    const holding = this.heldFrom >= 0;
+    if (!holding && !this.mayBeMarker()) {
+      this.emitRange(this.pos, this.pos + 1);
       return;
     }
-    this.held += c;
+    if (!holding) {
+      this.heldFrom = this.pos;
+    }
     if (!this.mayBeMarker()) {
+      this.releaseHeld(this.pos + 1);
+    }
+  }
+
+  /** Adds `chunk[from, to)` to the text, joining the run before it when they touch. */
+  private emitRange(from: number, to: number): void {
+    if (this.runEnd !== from) {
+      this.flushRun();
+      this.runStart = from;
+    }
+    this.runEnd = to;
+  }
+
+  private flushRun(): void {
+    if (this.runEnd > this.runStart) {
+      this.text += this.chunk.slice(this.runStart, this.runEnd);
+    }
+    this.runEnd = -1;
+  }
+
+  /** The held text up to `to` in this chunk. */
+  private heldOf(to: number): string {
+    return this.held + (this.heldFrom >= 0 ? this.chunk.slice(this.heldFrom, to) : '');
+  }
+
+  /** What was held turns out to be text, up to `to` in this chunk. */
+  private releaseHeld(to: number): void {
+    if (this.held) {
+      this.flushRun();
       this.text += this.held;
       this.held = '';
     }
+    if (this.heldFrom >= 0) {
+      this.emitRange(this.heldFrom, to);
+    }
+    this.heldFrom = -1;
   }
 
   private mayBeMarker(): boolean {
@@ -174,20 +230,21 @@ export class CallParser {
   }
 
   private endLine(): void {
-    const fence = (this.line === 'fence' || this.line === 'info') && this.fenceLen >= 3 && !this.infoLong;
-    if (fence && !this.code && markerState(this.info) === 'complete') {
+    const fence = (this.line === 'fence' || this.line === 'info') && this.fenceLen >= 3;
+    if (fence && !this.code && !this.infoLong && markerState(this.info) === 'complete') {
       this.openCall();
       return;
     }
     if (fence && this.code) {
-      if (this.fenceChar === this.code.char && this.fenceLen >= this.code.len && this.info.trim() === '') {
+      const blank = !this.infoLong && this.info.trim() === '';
+      if (this.fenceChar === this.code.char && this.fenceLen >= this.code.len && blank) {
         this.code = undefined;
       }
     } else if (fence) {
       this.code = { char: this.fenceChar, len: this.fenceLen };
     }
-    this.text += `${this.held}\n`;
-    this.held = '';
+    this.releaseHeld(this.pos);
+    this.emitRange(this.pos, this.pos + 1);
     this.newLine();
   }
 
@@ -202,179 +259,9 @@ export class CallParser {
 
   private openCall(): void {
     this.flushText();
-    this.inCall = true;
-    this.callFence = this.fenceChar;
-    this.raw = '';
+    this.block = new CallBlock(this.tools, this.fenceChar, (event) => this.out.push(event));
     this.held = '';
-    this.phase = 'between';
-    this.objects = 0;
-    this.fenceRun = 0;
-    this.atLineStart = true;
-    this.tooLarge = false;
+    this.heldFrom = -1;
     this.newLine();
   }
-
-  /** One character inside a call block. */
-  private callChar(c: string): void {
-    if (this.phase === 'afterClose') {
-      this.afterClose(c);
-      return;
-    }
-    if (this.raw.length < MAX_CALL_CHARS) {
-      this.raw += c;
-    } else {
-      this.tooLarge = true;
-    }
-    if (this.phase === 'object') {
-      this.objectChar(c);
-    } else if (this.fenceRun > 0 && c !== this.callFence) {
-      this.fenceEnded(c);
-    } else if (c === this.callFence && (this.fenceRun > 0 || this.phase === 'between' || this.atLineStart)) {
-      this.fenceRun++;
-    } else if (this.phase === 'between') {
-      this.betweenChar(c);
-    }
-    this.atLineStart = c === '\n';
-  }
-
-  private objectChar(c: string): void {
-    if (!this.inString && (c === '`' || c === '~')) {
-      // No JSON has a fence character outside a string: the object broke off, and this may be the closing fence.
-      this.phase = 'junk';
-      this.fenceRun = 1;
-      return;
-    }
-    if (this.inString) {
-      if (this.escaped) {
-        this.escaped = false;
-      } else if (c === '\\') {
-        this.escaped = true;
-      } else if (c === '"') {
-        this.inString = false;
-      } else if (c === '\n' || c === '\r' || c === '\t') {
-        // A raw control character in a string is a common slip (a file's lines written as they are): escape it.
-        this.addJson(c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t');
-        return;
-      }
-    } else if (c === '"') {
-      this.inString = true;
-    } else if (c === '{' || c === '[') {
-      this.depth++;
-    } else if (c === '}' || c === ']') {
-      this.depth--;
-    }
-    this.addJson(c);
-    if (this.depth === 0) {
-      this.objectClosed();
-    }
-  }
-
-  private addJson(text: string): void {
-    if (this.json.length < MAX_CALL_CHARS) {
-      this.json += text;
-    } else {
-      this.tooLarge = true;
-    }
-  }
-
-  private objectClosed(): void {
-    this.phase = 'between';
-    this.objects++;
-    if (this.tooLarge) {
-      this.malformed({
-        kind: 'tooLarge',
-        detail: `The call is longer than ${MAX_CALL_CHARS.toLocaleString('en')} characters.`,
-      });
-    } else {
-      const checked = checkCall(this.json, this.tools);
-      const raw = this.raw;
-      this.out.push(
-        'call' in checked
-          ? { type: 'call', call: checked.call, raw }
-          : { type: 'malformed', problem: checked.problem, raw },
-      );
-    }
-    this.json = '';
-    this.raw = '';
-    this.tooLarge = false;
-  }
-
-  private betweenChar(c: string): void {
-    if (c === '{') {
-      this.phase = 'object';
-      this.depth = 1;
-      this.inString = false;
-      this.escaped = false;
-      this.json = '{';
-      this.raw = '{';
-    } else if (!/\s/.test(c)) {
-      if (this.objects > 0) {
-        // Prose after a call with no closing fence: the block ended with its object.
-        this.inCall = false;
-        this.raw = '';
-        this.line = this.atLineStart ? 'indent' : 'plain';
-        if (this.line === 'plain') {
-          this.text += c;
-        } else {
-          this.lineChar(c);
-        }
-      } else {
-        this.phase = 'junk';
-      }
-    }
-  }
-
-  private fenceEnded(c: string): void {
-    const run = this.fenceRun;
-    this.fenceRun = 0;
-    if (run < 3) {
-      if (this.phase === 'between') {
-        this.phase = this.objects > 0 ? 'between' : 'junk';
-      }
-      return;
-    }
-    if (this.phase === 'junk' || this.objects === 0) {
-      // What was written, without the fence that closed it.
-      this.raw = this.raw.slice(0, Math.max(0, this.raw.length - run - 1));
-      this.malformed(this.phase === 'junk' ? junkProblem() : emptyProblem());
-    }
-    this.phase = 'afterClose';
-    this.afterClose(c);
-  }
-
-  /** The rest of the closing fence's line: white space is dropped, anything else is text again. */
-  private afterClose(c: string): void {
-    if (c === '\n') {
-      this.leaveCall('indent');
-    } else if (!/\s/.test(c)) {
-      this.leaveCall('plain');
-      this.text += c;
-    }
-  }
-
-  private leaveCall(line: LineState): void {
-    this.inCall = false;
-    this.raw = '';
-    this.json = '';
-    this.newLine();
-    this.line = line;
-  }
-
-  private malformed(problem: CallProblem): void {
-    this.flushText();
-    this.out.push({ type: 'malformed', problem, raw: this.raw });
-    this.raw = '';
-  }
-}
-
-function unclosedProblem(): CallProblem {
-  return { kind: 'unclosed', detail: 'The reply ended before the call block was complete.' };
-}
-
-function junkProblem(): CallProblem {
-  return { kind: 'json', detail: 'The call block does not hold a JSON object.' };
-}
-
-function emptyProblem(): CallProblem {
-  return { kind: 'shape', detail: 'The call block is empty.' };
 }
