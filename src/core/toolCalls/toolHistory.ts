@@ -28,8 +28,21 @@ export interface HistoryMessage {
  * was cut; a part the model cannot read (an image, a binary) is described in one line. Empty messages are left out.
  */
 export function encodeHistory(messages: readonly HistoryMessage[], budget = RESULT_BUDGET): ChatMessage[] {
+  return encodeConversation(messages, budget).messages;
+}
+
+/** The encoded conversation and the index of its last prompt: the last user message with words of its own. */
+export interface EncodedConversation {
+  messages: ChatMessage[];
+  /** -1 when there is none. */
+  lastPrompt: number;
+}
+
+/** `encodeHistory`, also telling which message is the user's last prompt (tool results come as user messages too). */
+export function encodeConversation(messages: readonly HistoryMessage[], budget = RESULT_BUDGET): EncodedConversation {
   const names = new Map<string, string>();
   const encoded: ChatMessage[] = [];
+  let lastPrompt = -1;
   for (const message of messages) {
     const pieces: string[] = [];
     let text = '';
@@ -54,10 +67,12 @@ export function encodeHistory(messages: readonly HistoryMessage[], budget = RESU
     }
     const content = pieces.join('\n\n');
     if (content.trim()) {
+      const prompt = message.role === 'user' && message.parts.some((p) => p.kind === 'text' && p.text.trim() !== '');
+      lastPrompt = prompt ? encoded.length : lastPrompt;
       encoded.push({ role: message.role, content });
     }
   }
-  return encoded;
+  return { messages: encoded, lastPrompt };
 }
 
 /** One result: a heading naming the call, then its text in a fence it cannot close, within the budget. */

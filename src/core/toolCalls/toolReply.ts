@@ -121,5 +121,5 @@ export function retryPrompt(problem: CallProblem): string {
 
 /** The one sentence a user sees under a call that could not be read even on the second try. */
 export function couldNotRead(problem: CallProblem): string {
-  return l10n.t('ALPHA\u2019s tool call above could not be read, so it was not run: {0}', problem.detail);
+  return l10n.t('The tool call above could not be read, so it was not run: {0}', problem.detail);
 }
