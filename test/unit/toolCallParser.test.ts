@@ -28,7 +28,7 @@ const TOOLS: ToolSpec[] = [
 /** A summary of events that ignores how text was split: adjacent text joined; calls by name and input. */
 type Told = { text: string } | { call: string; input: unknown } | { malformed: string };
 
-function summary(events: CallEvent[]): Told[] {
+function summary(events: readonly CallEvent[]): Told[] {
   const told: Told[] = [];
   for (const event of events) {
     const last = told.at(-1);

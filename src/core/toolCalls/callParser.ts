@@ -4,6 +4,9 @@ import type { CallEvent, ToolSpec } from './toolSpec';
 /** An info string longer than this is no call marker (and is not kept). */
 const MAX_INFO = 40;
 
+/** What a piece that tells nothing returns (one array, not one per piece). */
+const NOTHING: readonly CallEvent[] = [];
+
 /** Where the parser is on the current line of text. */
 type LineState = 'indent' | 'fence' | 'info' | 'plain';
 
@@ -46,7 +49,7 @@ export class CallParser {
   constructor(private readonly tools: readonly ToolSpec[]) {}
 
   /** Reads the next piece of the reply; returns what can be told so far, in order. */
-  feed(chunk: string): CallEvent[] {
+  feed(chunk: string): readonly CallEvent[] {
     this.chunk = chunk;
     this.runEnd = -1;
     this.heldFrom = this.held ? 0 : -1;
@@ -63,9 +66,8 @@ export class CallParser {
       } else if (this.line === 'plain' || this.settledInfo()) {
         // The fast path: the rest of a line that can no longer become a marker goes out as it is.
         const end = chunk.indexOf('\n', i);
-        const piece = end < 0 ? chunk.slice(i) : chunk.slice(i, end);
         if (this.line === 'info') {
-          this.infoPiece(piece);
+          this.infoPiece(end < 0 ? chunk.slice(i) : chunk.slice(i, end));
         }
         this.emitRange(i, end < 0 ? chunk.length : end);
         if (end < 0) {
@@ -89,7 +91,7 @@ export class CallParser {
   }
 
   /** Ends the reply: what is still held is told (a call left open is malformed, a half marker is text). */
-  end(): CallEvent[] {
+  end(): readonly CallEvent[] {
     if (this.block) {
       this.block.end();
       this.block = undefined;
@@ -100,8 +102,11 @@ export class CallParser {
     return this.take();
   }
 
-  private take(): CallEvent[] {
+  private take(): readonly CallEvent[] {
     this.flushText();
+    if (this.out.length === 0) {
+      return NOTHING;
+    }
     const events = this.out;
     this.out = [];
     return events;
