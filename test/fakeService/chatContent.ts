@@ -1,3 +1,5 @@
+import { agentReply } from './agentScript';
+
 /** A chat message as the service receives it. */
 export interface ChatMessage {
   role: string;
@@ -40,9 +42,14 @@ export function stripFaultDirective(text: string): string {
  * `#reply:B64` → the UTF-8 text whose base64url encoding is B64 (see `replyDirective`), so a test decides the
  * exact reply, code blocks included, from inside a file whose code goes along in a prompt; `#refs` →
  * `referencesReply()` (reference links whose definitions come at the end, as models often write them); `#math` →
- * `mathReply()` (inline and display TeX, dollar amounts, hostile formulas); otherwise the canned markdown reply, ending with `Messages received: N.`.
+ * `mathReply()` (inline and display TeX, dollar amounts, hostile formulas); with the extension's tools message, the
+ * scripted agent of `agentScript.ts` when the prompt names a mode; otherwise the canned markdown reply, ending with `Messages received: N.`.
  */
 export function chatReply(messages: readonly ChatMessage[]): string {
+  const agent = agentReply(messages);
+  if (agent !== undefined) {
+    return agent;
+  }
   const last = lastUserContent(messages);
   if (/#echo\b/.test(last)) {
     return last;

@@ -1,3 +1,4 @@
+import { PIECE_BREAK } from './agentScript';
 import { chatReply, type ChatMessage } from './chatContent';
 import type { RequestContext } from './context';
 import { isFraming, streamReply } from './sseStream';
@@ -72,11 +73,13 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     ctx.sendError(404, `Model '${request.model}' not found`, 'model_not_found');
     return;
   }
-  const reply = chatReply(request.messages);
+  const pieces = chatReply(request.messages);
+  // Only a stream honours the scripted agent's cuts.
+  const reply = pieces.split(PIECE_BREAK).join('');
   const usage = reportedUsage(request.messages, reply);
   const shape = ctx.shapes.find((s) => CHAT_SHAPES.includes(s));
   if (request.stream || shape === 'sse') {
-    await streamReply(ctx, reply, isFraming(ctx.framing) ? ctx.framing : 'standard', usage);
+    await streamReply(ctx, pieces, isFraming(ctx.framing) ? ctx.framing : 'standard', usage);
     return;
   }
   if (shape === 'plain') {

@@ -1,4 +1,5 @@
 import { longReply } from './chatContent';
+import { PIECE_BREAK } from './agentScript';
 import { chunkBytes, hashString, splitPieces } from './chunking';
 import type { RequestContext } from './context';
 import { echoKeyMessage, presentedKey } from './faults';
@@ -122,7 +123,13 @@ function planStream(
     `${data}${payload}${end}`;
   const form = fault?.startsWith('chunks:') ? fault.slice('chunks:'.length) : undefined;
   const content = (text: string) => JSON.stringify(chunkPayload(form, text));
-  const pieces = fault === 'big-event' ? [longReply(BIG_EVENT_LENGTH)] : splitPieces(reply, seed);
+  // A reply the scripted agent cut on purpose streams one event per piece.
+  const pieces =
+    fault === 'big-event'
+      ? [longReply(BIG_EVENT_LENGTH)]
+      : reply.includes(PIECE_BREAK)
+        ? reply.split(PIECE_BREAK)
+        : splitPieces(reply, seed);
   const around = chunkFrame(form);
   let payloads = [
     ...around.before.map((p) => JSON.stringify(p)),

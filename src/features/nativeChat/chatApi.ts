@@ -79,6 +79,27 @@ export interface LanguageModelChatProvider<T extends LanguageModelChatInformatio
   ): Thenable<number>;
 }
 
+/** `vscode.LanguageModelChatTool`: a tool VS Code offers the model with a request. */
+export interface LanguageModelChatTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema?: object;
+}
+
+/** `vscode.LanguageModelChatToolMode`: Auto 1, Required 2. */
+export const TOOL_MODE_REQUIRED = 2;
+
+/** `vscode.ProvideLanguageModelChatResponseOptions` (what we read of it). */
+export interface LanguageModelChatResponseOptions {
+  readonly tools?: readonly LanguageModelChatTool[];
+  readonly toolMode?: number;
+}
+
+/** `vscode.LanguageModelChatResponse`. */
+export interface LanguageModelChatResponse {
+  readonly text: AsyncIterable<string>;
+}
+
 /** `vscode.LanguageModelChat`: what `lm.selectChatModels` returns. */
 export type LanguageModelChat = vscode.LanguageModelChat;
 
@@ -96,6 +117,8 @@ export interface NativeChatApi {
   lm?: LmNamespace;
   /** `vscode.LanguageModelTextPart`: providers must report instances of this very class. */
   TextPart?: new (value: string) => unknown;
+  /** `vscode.LanguageModelToolCallPart` (callId, name, input); undefined where VS Code has no tool calling. */
+  ToolCallPart?: new (callId: string, name: string, input: object) => unknown;
   ChatMessage?: LanguageModelChatMessageStatic;
 }
 
@@ -105,6 +128,8 @@ export function nativeChatApi(api: unknown = vscode): NativeChatApi {
     chat?: Partial<typeof vscode.chat>;
     lm?: Partial<LmNamespace>;
     LanguageModelTextPart?: unknown;
+    LanguageModelToolCallPart?: unknown;
+    LanguageModelToolResultPart?: unknown;
     LanguageModelChatMessage?: Partial<LanguageModelChatMessageStatic>;
   };
   const hasChat = typeof v.chat?.createChatParticipant === 'function';
@@ -114,6 +139,12 @@ export function nativeChatApi(api: unknown = vscode): NativeChatApi {
     chat: hasChat ? (v.chat as typeof vscode.chat) : undefined,
     lm: hasProvider ? (v.lm as LmNamespace) : undefined,
     TextPart: hasProvider ? (v.LanguageModelTextPart as new (value: string) => unknown) : undefined,
+    ToolCallPart:
+      hasProvider &&
+      typeof v.LanguageModelToolCallPart === 'function' &&
+      typeof v.LanguageModelToolResultPart === 'function'
+        ? (v.LanguageModelToolCallPart as new (callId: string, name: string, input: object) => unknown)
+        : undefined,
     ChatMessage:
       typeof v.LanguageModelChatMessage?.User === 'function'
         ? (v.LanguageModelChatMessage as LanguageModelChatMessageStatic)

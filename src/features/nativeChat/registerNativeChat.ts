@@ -40,10 +40,13 @@ export function registerNativeChat(services: Services, api: NativeChatApi = nati
     log.info('Native chat: this VS Code has no chat participant API; @alpha and @axo are not available.');
   }
 
-  const { lm, TextPart } = api;
+  const { lm, TextPart, ToolCallPart } = api;
   if (lm && TextPart) {
+    if (!ToolCallPart) {
+      log.info('Native chat: this VS Code has no tool-call parts; ALPHA is offered without tool calling.');
+    }
     attempt(`ALPHA language model (vendor "${ALPHA_VENDOR}")`, () => {
-      const provider = new AlphaModelProvider(services, TextPart);
+      const provider = new AlphaModelProvider(services, { TextPart, ToolCallPart });
       return [provider, lm.registerLanguageModelChatProvider(ALPHA_VENDOR, provider)];
     });
     // VS Code asks a provider for its models only when someone selects models; until then its chat view's model

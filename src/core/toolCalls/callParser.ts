@@ -1,0 +1,272 @@
+import { CallBlock } from './callBlock';
+import { markerState } from './callForm';
+import type { CallEvent, ToolSpec } from './toolSpec';
+/** An info string longer than this is no call marker (and is not kept). */
+const MAX_INFO = 40;
+
+/** What a piece that tells nothing returns (one array, not one per piece). */
+const NOTHING: readonly CallEvent[] = [];
+
+/** Where the parser is on the current line of text. */
+type LineState = 'indent' | 'fence' | 'info' | 'plain';
+
+/**
+ * Reads a reply as it streams and takes the tool calls out of it (the form is in `callForm.ts`). Text outside calls
+ * is reported as soon as it can be told from a call: only the start of a line that may still become a call marker
+ * (up to three spaces, a fence, the first letters of `tool_call`) is held, and only until the line tells. A call is
+ * held until its JSON object closes, then checked against the tools. Calls inside an ordinary fenced code block are
+ * text. Each character is looked at a bounded number of times, so the work is linear in the reply.
+ *
+ * Slips accepted besides those of `checkCall`: `tool-call`/`toolcall`/any case/a trailing ` json` in the info
+ * string; `~~~` fences; several objects in one block; raw line breaks and tabs inside JSON strings (escaped before
+ * parsing); the closing fence on the JSON's own line, or missing when prose or the reply's end follows the object.
+ * Refused (reported as `malformed`): text that is not JSON, a JSON value that is not a call, an unknown tool,
+ * arguments that break the schema, a block the reply leaves open inside its JSON, a call over `MAX_CALL_CHARS`.
+ * A marker after other text on the same line, or indented four spaces or more, is not a marker (text).
+ */
+export class CallParser {
+  private out: CallEvent[] = [];
+  private text = '';
+  // Text mode: the current line.
+  private line: LineState = 'indent';
+  private indent = 0;
+  private fenceChar = '';
+  private fenceLen = 0;
+  private info = '';
+  private infoLong = false;
+  private held = '';
+  private code: { char: string; len: number } | undefined;
+  private block: CallBlock | undefined;
+  // Text is cut from the chunk in runs rather than added a character at a time (which would leave the garbage
+  // collector a string per character): `chunk[runStart, runEnd)` is text not yet added, `chunk[heldFrom, pos]`
+  // the held part of this chunk (after `held`, the part from earlier chunks).
+  private chunk = '';
+  private pos = 0;
+  private runStart = 0;
+  private runEnd = -1;
+  private heldFrom = -1;
+
+  constructor(private readonly tools: readonly ToolSpec[]) {}
+
+  /** Reads the next piece of the reply; returns what can be told so far, in order. */
+  feed(chunk: string): readonly CallEvent[] {
+    this.chunk = chunk;
+    this.runEnd = -1;
+    this.heldFrom = this.held ? 0 : -1;
+    let i = 0;
+    while (i < chunk.length) {
+      this.pos = i;
+      if (this.block) {
+        i = this.block.read(chunk, i);
+        if (this.block.ended) {
+          this.newLine();
+          this.line = this.block.ended;
+          this.block = undefined;
+        }
+      } else if (this.line === 'plain' || this.settledInfo()) {
+        // The fast path: the rest of a line that can no longer become a marker goes out as it is.
+        const end = chunk.indexOf('\n', i);
+        if (this.line === 'info') {
+          this.infoPiece(end < 0 ? chunk.slice(i) : chunk.slice(i, end));
+        }
+        this.emitRange(i, end < 0 ? chunk.length : end);
+        if (end < 0) {
+          break;
+        }
+        this.pos = end;
+        this.endLine();
+        i = end + 1;
+      } else {
+        this.lineChar(chunk[i]);
+        i++;
+      }
+    }
+    this.flushRun();
+    if (this.heldFrom >= 0) {
+      this.held = this.heldOf(chunk.length);
+      this.heldFrom = -1;
+    }
+    this.chunk = '';
+    return this.take();
+  }
+
+  /** Ends the reply: what is still held is told (a call left open is malformed, a half marker is text). */
+  end(): readonly CallEvent[] {
+    if (this.block) {
+      this.block.end();
+      this.block = undefined;
+    } else {
+      this.text += this.held;
+      this.held = '';
+    }
+    return this.take();
+  }
+
+  private take(): readonly CallEvent[] {
+    this.flushText();
+    if (this.out.length === 0) {
+      return NOTHING;
+    }
+    const events = this.out;
+    this.out = [];
+    return events;
+  }
+
+  private flushText(): void {
+    this.flushRun();
+    if (this.text) {
+      this.out.push({ type: 'text', text: this.text });
+      this.text = '';
+    }
+  }
+
+  /** One character at the start of a line in text mode (indent, fence, info string). */
+  private lineChar(c: string): void {
+    if (c === '\n') {
+      this.endLine();
+      return;
+    }
+    if (this.line === 'indent') {
+      if (c === ' ' && this.indent < 3) {
+        this.indent++;
+      } else if (c === '`' || c === '~') {
+        this.line = 'fence';
+        this.fenceChar = c;
+        this.fenceLen = 1;
+      } else {
+        this.line = 'plain';
+      }
+    } else if (this.line === 'fence') {
+      if (c === this.fenceChar) {
+        this.fenceLen++;
+      } else {
+        this.line = this.fenceLen >= 3 ? 'info' : 'plain';
+        if (this.line === 'info') {
+          this.addInfo(c);
+        }
+      }
+    } else {
+      this.addInfo(c);
+    }
+    this.keep();
+  }
+
+  /** A fence line whose info string can no longer be a marker: only its backticks and its blankness still count. */
+  private settledInfo(): boolean {
+    return this.line === 'info' && this.heldFrom < 0 && !this.mayBeMarker();
+  }
+
+  private infoPiece(piece: string): void {
+    if (this.fenceChar === '`' && piece.includes('`')) {
+      this.line = 'plain';
+    } else if (this.info.length + piece.length <= MAX_INFO) {
+      this.info += piece;
+    } else {
+      this.info += piece.slice(0, MAX_INFO - this.info.length);
+      this.infoLong = true;
+    }
+  }
+
+  private addInfo(c: string): void {
+    if (this.fenceChar === '`' && c === '`') {
+      // A backtick in a backtick fence's info string makes it inline code, not a fence.
+      this.line = 'plain';
+    } else if (this.info.length < MAX_INFO) {
+      this.info += c;
+    } else {
+      this.infoLong = true;
+    }
+  }
+
+  /** Holds `c` while the line may still become a call marker; otherwise lets it (and what was held) out. */
+  private keep(): void {
+    const holding = this.heldFrom >= 0;
+    if (!holding && !this.mayBeMarker()) {
+      this.emitRange(this.pos, this.pos + 1);
+      return;
+    }
+    if (!holding) {
+      this.heldFrom = this.pos;
+    }
+    if (!this.mayBeMarker()) {
+      this.releaseHeld(this.pos + 1);
+    }
+  }
+
+  /** Adds `chunk[from, to)` to the text, joining the run before it when they touch. */
+  private emitRange(from: number, to: number): void {
+    if (this.runEnd !== from) {
+      this.flushRun();
+      this.runStart = from;
+    }
+    this.runEnd = to;
+  }
+
+  private flushRun(): void {
+    if (this.runEnd > this.runStart) {
+      this.text += this.chunk.slice(this.runStart, this.runEnd);
+    }
+    this.runEnd = -1;
+  }
+
+  /** The held text up to `to` in this chunk. */
+  private heldOf(to: number): string {
+    return this.held + (this.heldFrom >= 0 ? this.chunk.slice(this.heldFrom, to) : '');
+  }
+
+  /** What was held turns out to be text, up to `to` in this chunk. */
+  private releaseHeld(to: number): void {
+    if (this.held) {
+      this.flushRun();
+      this.text += this.held;
+      this.held = '';
+    }
+    if (this.heldFrom >= 0) {
+      this.emitRange(this.heldFrom, to);
+    }
+    this.heldFrom = -1;
+  }
+
+  private mayBeMarker(): boolean {
+    if (this.code || this.line === 'plain' || this.infoLong) {
+      return false;
+    }
+    return this.line !== 'info' || markerState(this.info) !== 'no';
+  }
+
+  private endLine(): void {
+    const fence = (this.line === 'fence' || this.line === 'info') && this.fenceLen >= 3;
+    if (fence && !this.code && !this.infoLong && markerState(this.info) === 'complete') {
+      this.openCall();
+      return;
+    }
+    if (fence && this.code) {
+      const blank = !this.infoLong && this.info.trim() === '';
+      if (this.fenceChar === this.code.char && this.fenceLen >= this.code.len && blank) {
+        this.code = undefined;
+      }
+    } else if (fence) {
+      this.code = { char: this.fenceChar, len: this.fenceLen };
+    }
+    this.releaseHeld(this.pos);
+    this.emitRange(this.pos, this.pos + 1);
+    this.newLine();
+  }
+
+  private newLine(): void {
+    this.line = 'indent';
+    this.indent = 0;
+    this.fenceChar = '';
+    this.fenceLen = 0;
+    this.info = '';
+    this.infoLong = false;
+  }
+
+  private openCall(): void {
+    this.flushText();
+    this.block = new CallBlock(this.tools, this.fenceChar, (event) => this.out.push(event));
+    this.held = '';
+    this.heldFrom = -1;
+    this.newLine();
+  }
+}
