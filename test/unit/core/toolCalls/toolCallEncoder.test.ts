@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { formatCall } from '../../src/core/toolCalls/callForm';
-import { CallParser } from '../../src/core/toolCalls/callParser';
-import { encodeTools, typeText } from '../../src/core/toolCalls/toolEncoder';
-import { schemaNode, type SchemaNode, type ToolSpec } from '../../src/core/toolCalls/toolSpec';
-import { estimateTokens } from '../../src/core/service/tokenEstimate';
-import { AGENT_MODE_TOOLS } from './toolCallAgentTools';
+import { formatCall } from '../../../../src/core/toolCalls/callForm';
+import { CallParser } from '../../../../src/core/toolCalls/callParser';
+import { encodeTools, typeText } from '../../../../src/core/toolCalls/toolEncoder';
+import { schemaNode, type SchemaNode, type ToolSpec } from '../../../../src/core/toolCalls/toolSpec';
+import { estimateTokens } from '../../../../src/core/service/tokenEstimate';
+import { AGENT_MODE_TOOLS } from '../../toolCallAgentTools';
 
 /** Arguments that fit a schema: every property, each of its type (the first enum option), strings with hazards. */
 function sample(node: SchemaNode | undefined, depth = 0): unknown {

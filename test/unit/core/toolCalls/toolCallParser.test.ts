@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { MAX_CALL_CHARS } from '../../src/core/toolCalls/callBlock';
-import { CallParser } from '../../src/core/toolCalls/callParser';
-import type { CallEvent, ToolSpec } from '../../src/core/toolCalls/toolSpec';
-import { assertGrowth } from '../support/growth';
+import { MAX_CALL_CHARS } from '../../../../src/core/toolCalls/callBlock';
+import { CallParser } from '../../../../src/core/toolCalls/callParser';
+import type { CallEvent, ToolSpec } from '../../../../src/core/toolCalls/toolSpec';
+import { assertGrowth } from '../../../support/growth';
 
 const TOOLS: ToolSpec[] = [
   {

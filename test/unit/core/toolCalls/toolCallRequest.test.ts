@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { ChatMessage } from '../../src/core/service/alphaClient';
-import { fitRequest, messageTokens } from '../../src/core/toolCalls/toolRequest';
-import { encodeConversation, encodeHistory } from '../../src/core/toolCalls/toolHistory';
-import { historyMessage } from '../../src/features/nativeChat/toolParts';
+import type { ChatMessage } from '../../../../src/core/service/alphaClient';
+import { fitRequest, messageTokens } from '../../../../src/core/toolCalls/toolRequest';
+import { encodeConversation, encodeHistory } from '../../../../src/core/toolCalls/toolHistory';
+import { historyMessage } from '../../../../src/features/nativeChat/toolParts';
 
 // toolParts.ts imports only types from chatApi (which imports vscode), so it runs in plain Node.
 

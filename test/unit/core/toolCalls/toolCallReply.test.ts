@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { ChatMessage } from '../../src/core/service/alphaClient';
-import { runToolReply, type ReplyStream } from '../../src/core/toolCalls/toolReply';
-import type { ToolCall, ToolSpec } from '../../src/core/toolCalls/toolSpec';
+import type { ChatMessage } from '../../../../src/core/service/alphaClient';
+import { runToolReply, type ReplyStream } from '../../../../src/core/toolCalls/toolReply';
+import type { ToolCall, ToolSpec } from '../../../../src/core/toolCalls/toolSpec';
 
 const TOOLS: ToolSpec[] = [
   {

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { CallParser } from '../../src/core/toolCalls/callParser';
-import { encodeTools } from '../../src/core/toolCalls/toolEncoder';
-import { encodeResult } from '../../src/core/toolCalls/toolHistory';
-import { retryPrompt } from '../../src/core/toolCalls/toolReply';
-import type { CallEvent, ToolSpec } from '../../src/core/toolCalls/toolSpec';
-import { PIECE_BREAK, agentReply, argsDirective, listedTools } from '../fakeService/agentScript';
-import type { ChatMessage } from '../fakeService/chatContent';
-import { startFakeService, type FakeService } from '../fakeService/fakeService';
-import { ssePayloads } from '../fakeService/sseTestReader';
+import { CallParser } from '../../../src/core/toolCalls/callParser';
+import { encodeTools } from '../../../src/core/toolCalls/toolEncoder';
+import { encodeResult } from '../../../src/core/toolCalls/toolHistory';
+import { retryPrompt } from '../../../src/core/toolCalls/toolReply';
+import type { CallEvent, ToolSpec } from '../../../src/core/toolCalls/toolSpec';
+import { PIECE_BREAK, agentReply, argsDirective, listedTools } from '../../fakeService/agentScript';
+import type { ChatMessage } from '../../fakeService/chatContent';
+import { startFakeService, type FakeService } from '../../fakeService/fakeService';
+import { ssePayloads } from '../../fakeService/sseTestReader';
 
 const TOOLS: ToolSpec[] = [
   {

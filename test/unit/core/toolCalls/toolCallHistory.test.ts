@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { CallParser } from '../../src/core/toolCalls/callParser';
-import { encodeHistory, encodeResult, type HistoryMessage } from '../../src/core/toolCalls/toolHistory';
+import { CallParser } from '../../../../src/core/toolCalls/callParser';
+import { encodeHistory, encodeResult, type HistoryMessage } from '../../../../src/core/toolCalls/toolHistory';
 
 describe('tool calls: history', () => {
   const history: HistoryMessage[] = [
