@@ -3,7 +3,7 @@ import { readContentDeltas } from '../../src/core/service/sse';
 import { estimateTokens } from '../../src/core/service/tokenEstimate';
 import { CallParser } from '../../src/core/toolCalls/callParser';
 import { encodeTools } from '../../src/core/toolCalls/toolEncoder';
-import { AGENT_MODE_TOOLS } from '../unit/toolCallAgentTools';
+import { AGENT_MODE_TOOLS } from '../support/agentModeTools';
 import { median, type BenchFigure } from './benchFigure';
 import { syntheticStream } from './sse.bench';
 

@@ -63,7 +63,15 @@ export function assertGrowth<T>(
   options: GrowthOptions,
 ): Growth {
   const { factor = 16, floorMs = 15, maxMs = 2_000 } = options;
-  const growth = measureGrowth(make, run, options);
+  let growth = measureGrowth(make, run, options);
+  if (growth.largeMs > maxMs || (growth.largeMs > floorMs && growth.ratio > factor)) {
+    // Measured once more, with twice the rounds, keeping each size's best: a collection or a busy core that slowed
+    // the first measure rarely strikes both, while work that really grows faster than the factor fails again.
+    const again = measureGrowth(make, run, { ...options, rounds: 2 * (options.rounds ?? 3) });
+    const smallMs = Math.min(growth.smallMs, again.smallMs);
+    const largeMs = Math.min(growth.largeMs, again.largeMs);
+    growth = { smallMs, largeMs, ratio: largeMs / Math.max(smallMs, 0.05) };
+  }
   const said = `${name}: ${growth.smallMs.toFixed(1)} ms at n=${options.n}, ${growth.largeMs.toFixed(1)} ms at 8n`;
   assert.ok(growth.largeMs <= maxMs, `${said}: over the ${maxMs} ms bound`);
   if (growth.largeMs > floorMs) {

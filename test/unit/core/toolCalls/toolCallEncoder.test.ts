@@ -4,7 +4,7 @@ import { CallParser } from '../../../../src/core/toolCalls/callParser';
 import { encodeTools, typeText } from '../../../../src/core/toolCalls/toolEncoder';
 import { schemaNode, type SchemaNode, type ToolSpec } from '../../../../src/core/toolCalls/toolSpec';
 import { estimateTokens } from '../../../../src/core/service/tokenEstimate';
-import { AGENT_MODE_TOOLS } from '../../toolCallAgentTools';
+import { AGENT_MODE_TOOLS } from '../../../support/agentModeTools';
 
 /** Arguments that fit a schema: every property, each of its type (the first enum option), strings with hazards. */
 function sample(node: SchemaNode | undefined, depth = 0): unknown {
@@ -56,7 +56,7 @@ describe('tool calls: the encoder', () => {
     const full = encodeTools(AGENT_MODE_TOOLS, 'full');
     assert.match(compact, /^create_file\(filePath: string, content: string\)$/m);
     assert.match(compact, /^read_file\(filePath: string, startLine: number, endLine: number\)$/m);
-    assert.match(compact, /^ {2}- filePath: The absolute path to the file to create\.$/m);
+    assert.match(compact, /^ {2}- filePath: Absolute path of the file to be created\.$/m);
     for (const tool of AGENT_MODE_TOOLS) {
       assert.ok(compact.includes(`\n${tool.name}(`), tool.name);
       assert.ok(full.includes(JSON.stringify(tool.inputSchema ?? {})), tool.name);
