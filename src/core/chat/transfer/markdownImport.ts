@@ -92,19 +92,22 @@ function nextFence(line: string, open: string | undefined): string | undefined {
 
 /** A message with its section's text: blank lines around it trimmed, a reply's status note read and taken off. */
 function finished(message: StoredMessage, lines: string[]): StoredMessage {
-  while (lines.length && !lines[0].trim()) {
-    lines.shift();
+  // Indices, not `shift`: a section of a million blank lines is read once.
+  let first = 0;
+  let end = lines.length;
+  while (first < end && !lines[first].trim()) {
+    first++;
   }
-  while (lines.length && !lines.at(-1)?.trim()) {
-    lines.pop();
+  while (end > first && !lines[end - 1].trim()) {
+    end--;
   }
-  const status = message.role === 'assistant' ? STATUS_NOTES[lines.at(-1)?.trim() ?? ''] : undefined;
+  const status = message.role === 'assistant' && end > first ? STATUS_NOTES[lines[end - 1].trim()] : undefined;
   if (status) {
-    lines.pop();
-    while (lines.length && !lines.at(-1)?.trim()) {
-      lines.pop();
+    end--;
+    while (end > first && !lines[end - 1].trim()) {
+      end--;
     }
     message.status = status;
   }
-  return { ...message, content: lines.join('\n') };
+  return { ...message, content: lines.slice(first, end).join('\n') };
 }
