@@ -53,6 +53,26 @@ describe('Core readers of outside text run in linear time', function () {
     assert.equal(rules.ignores('a/zz'), false, 'the skipped line ignores nothing');
   });
 
+  it('# leaves out ignored files before its cap: an ignored .venv of 6,000 files leaves room for the rest', () => {
+    const rules = new IgnoreRules([{ dir: '', text: '.venv/\n' }]);
+    const paths = [
+      ...Array.from({ length: 6_000 }, (_, i) => `.venv/lib/site-packages/p${i}.py`),
+      'src/main.py',
+      'README.md',
+    ];
+    const selection = within(1_000, '6,002 paths', () => rules.select(paths, 5_000, 1_000));
+    assert.deepEqual(
+      selection.kept.map((i) => paths[i]),
+      ['src/main.py', 'README.md'],
+    );
+    const capped = rules.select(['a.txt', 'b.txt', 'c.txt'], 2, 1_000);
+    assert.deepEqual(capped.kept, [0, 1], 'at most the cap');
+    let now = 0;
+    const slow = rules.select(['a.txt', 'b.txt', 'c.txt'], 10, 5, () => (now += 4));
+    assert.equal(slow.unjudged, 2, 'past the budget the rest is left out, not offered unjudged');
+    assert.equal(rules.select([`${'d/'.repeat(70)}x`], 10, 1_000).tooDeep, 1);
+  });
+
   it('a Markdown import of a prompt of 200,000 blank lines', () => {
     const text = (n: number) => `## You · x\n${'\n'.repeat(n)}hi\n`;
     const read = within(1_500, '200,000 blank lines', () => parseMarkdownExport(text(200_000)));
