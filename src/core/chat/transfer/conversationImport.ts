@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { newId, type Conversation } from '../conversation/conversation';
 import { parseConversation } from '../conversation/conversationParse';
+import { importedQueue } from '../conversation/queuedPrompts';
 import { EXPORT_FORMAT, EXPORT_VERSION, MAX_TRANSFER_BYTES } from './conversationExport';
 import { parseMarkdownExport } from './markdownImport';
 import { CONVERSATION_VERSION, migrateConversation } from '../store/conversationSchema';
@@ -39,8 +40,14 @@ export type ImportResult = { conversation: Conversation; from: 'json' | 'markdow
  * Reads a file "Export Conversation as JSON" wrote (its envelope checked, then the conversation inside against the
  * store's schema, run through its migrations), or a Markdown export as far as it goes (prompts and replies). The
  * conversation gets a new id: an import never overwrites one. `bytes` is the file's size, checked before anything.
+ * Its prompt queue arrives paused, with models the lineup can send (else `currentModel`): see `importedQueue`.
  */
-export function importConversation(text: string, bytes = Buffer.byteLength(text, 'utf8')): ImportResult {
+export function importConversation(
+  text: string,
+  bytes = Buffer.byteLength(text, 'utf8'),
+  currentModel = 'alpha',
+  now = Date.now(),
+): ImportResult {
   if (bytes > IMPORT_BOUNDS.bytes) {
     return {
       problems: [
@@ -80,7 +87,9 @@ export function importConversation(text: string, bytes = Buffer.byteLength(text,
   if (!parsed) {
     return { problems: [l10n.t('The file holds no conversation.')] };
   }
-  return { conversation: { ...parsed, id: newId() }, from: 'json' };
+  const queue = importedQueue(parsed.queue, currentModel, now);
+  const { queue: _dropped, ...rest } = parsed;
+  return { conversation: { ...rest, ...(queue ? { queue } : {}), id: newId() }, from: 'json' };
 }
 
 /**

@@ -13,6 +13,12 @@ import { CHAT_LINEUP } from '../request/modelLineup';
 const HEADING = /^## (You|ALPHA)(?: \(([^)\n]{1,100})\))? · [^\n]*$/;
 /** A code fence's opening or closing line: three or more backticks or tildes. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * The line the export writes after the fence it adds to close a message's unclosed code block (a reply stopped in
+ * the middle of one): without it the block would run on through every later heading. The import takes both away.
+ */
+export const FENCE_CLOSED_NOTE = '<!-- alpha: the export closed this code block -->';
+
 /** The status notes the export writes at the end of a reply. */
 const STATUS_NOTES: Record<string, ReplyStatus> = { '_(stopped)_': 'stopped', '_(interrupted)_': 'interrupted' };
 
@@ -30,6 +36,8 @@ export function parseMarkdownExport(
   let title = '';
   let fence: string | undefined;
   let current: { message: StoredMessage; lines: string[] } | undefined;
+  /** The index in `current.lines` of the line that just closed a fence (-1: the last line closed none). */
+  let closedAt = -1;
   const messages: StoredMessage[] = [];
   const finish = () => {
     if (current) {
@@ -50,11 +58,18 @@ export function parseMarkdownExport(
         }
       }
       current = { message, lines: [] };
+      closedAt = -1;
       continue;
     }
+    if (current && fence === undefined && line === FENCE_CLOSED_NOTE && closedAt === current.lines.length - 1) {
+      current.lines.pop();
+      continue;
+    }
+    const before = fence;
     fence = nextFence(line, fence);
     if (current) {
       current.lines.push(line);
+      closedAt = before !== undefined && fence === undefined ? current.lines.length - 1 : -1;
     } else if (!title && line.startsWith('# ')) {
       title = line.slice(2).trim();
     }
@@ -74,6 +89,15 @@ export function parseMarkdownExport(
   conversation.messages = messages;
   conversation.updatedAt = messages.at(-1)?.createdAt ?? now;
   return { conversation };
+}
+
+/** The code fence `text` leaves open at its end (its marker), if any. */
+export function openFenceAt(text: string): string | undefined {
+  let fence: string | undefined;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    fence = nextFence(line, fence);
+  }
+  return fence;
 }
 
 /** The fence open after `line`: opened by a fence line, closed by one of the same kind at least as long. */
