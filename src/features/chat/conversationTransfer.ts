@@ -10,6 +10,8 @@ import { trimOf } from '../../shared/trimChars';
 export interface TransferChat {
   /** The conversation shown, as it stands. */
   current(): Conversation;
+  /** The model chosen now: an imported queue's prompts for a model the lineup cannot send go with it. */
+  model(): string;
   /** Adds an imported conversation (under its new id) and shows it. */
   add(conversation: Conversation): Promise<void>;
 }
@@ -85,7 +87,7 @@ export async function importConversationFile(chat: TransferChat, log: Logger, ar
     void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not be imported: {1}', name, read));
     return;
   }
-  const result = importConversation(read.text, read.bytes);
+  const result = importConversation(read.text, read.bytes, chat.model());
   if ('problems' in result) {
     log.warn(`Chat: ${name} could not be imported: ${result.problems.join(' ')}`);
     void vscode.window.showErrorMessage(

@@ -287,7 +287,7 @@ export function queueView(entries: readonly QueueEntry[], enabled: boolean): Que
       id: prompt.id,
       text: prompt.text,
       attachments: (prompt.context ?? []).map((c) => c.label),
-      model: CHAT_LINEUP.find((m) => m.id === prompt.model)?.label ?? prompt.model,
+      model: `${CHAT_LINEUP.find((m) => m.id === prompt.model)?.label ?? prompt.model}${prompt.note ? ` (${prompt.note})` : ''}`,
       grounded: prompt.groundWithAxo,
       mine,
     })),

@@ -52,6 +52,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
   const replyText = new ReplyTextProvider(() => session.conversation);
   const transfer: TransferChat = {
     current: () => session.conversation,
+    model: () => settings.chatModel,
     add: async (conversation) => {
       await reveal();
       await controller.importConversation(conversation);

@@ -1,10 +1,23 @@
 import * as vscode from 'vscode';
-import { excludeGlob, IgnoreRules, type IgnoreFile } from '../../core/chat/workspace/workspaceIgnore';
+import {
+  excludeGlob,
+  IgnoreRules,
+  MAX_WILDCARDS,
+  type IgnoreFile,
+  type SkippedPattern,
+} from '../../core/chat/workspace/workspaceIgnore';
 import { describeError } from '../../core/service/errors';
 import type { Logger } from '../../core/logger';
 
 /** The workspace files listed for the fuzzy search, at most. */
 export const MAX_WORKSPACE_FILES = 5_000;
+/**
+ * Files asked of VS Code, at most: ignore files are applied before the cap of MAX_WORKSPACE_FILES, so a git-ignored
+ * folder of thousands of files (`.venv`, `target`) does not take the place of the files worth offering.
+ */
+const MAX_SCANNED_FILES = 50_000;
+/** The most time the ignore rules may take over one listing (what they had no time for is left out). */
+const IGNORE_BUDGET_MS = 1_000;
 /** The list is read again when it is older than this (events can be missed: watcher excludes, other tools). */
 const MAX_AGE_MS = 5_000;
 /** Ignore files larger than this are not read. */
@@ -21,6 +34,8 @@ export class WorkspaceFileList implements vscode.Disposable {
   private files: Promise<vscode.Uri[]> | undefined;
   private readAt = 0;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The ignore lines already named in the log (each once a session, not at every listing). */
+  private readonly named = new Set<string>();
 
   constructor(private readonly log: Logger) {}
 
@@ -83,14 +98,40 @@ export class WorkspaceFileList implements vscode.Disposable {
       vscode.workspace.getConfiguration('files').get('exclude'),
       vscode.workspace.getConfiguration('search').get('exclude'),
     );
-    const found = await vscode.workspace.findFiles('**/*', excludes, MAX_WORKSPACE_FILES);
+    const found = await vscode.workspace.findFiles('**/*', excludes, MAX_SCANNED_FILES);
     const out: vscode.Uri[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const mine = found.filter((u) => folderOf(u) === folder);
       const rules = new IgnoreRules(await ignoreFiles(folder, mine));
-      out.push(...mine.filter((u) => !rules.ignores(relativeTo(folder, u))));
+      this.nameSkipped(folder, rules.skipped);
+      const selection = rules.select(
+        mine.map((u) => relativeTo(folder, u)),
+        MAX_WORKSPACE_FILES - out.length,
+        IGNORE_BUDGET_MS,
+      );
+      out.push(...selection.kept.map((i) => mine[i]));
+      if (selection.tooDeep || selection.unjudged) {
+        this.log.info(
+          `Chat: # leaves out ${selection.tooDeep} files of ${folder.name} nested too deep to match and ` +
+            `${selection.unjudged} its ignore rules had no time for.`,
+        );
+      }
     }
     return out;
+  }
+
+  /** Names each ignore line that was skipped, once. */
+  private nameSkipped(folder: vscode.WorkspaceFolder, skipped: readonly SkippedPattern[]): void {
+    for (const { dir, pattern } of skipped) {
+      const key = `${folder.uri.toString()}\n${dir}\n${pattern}`;
+      if (!this.named.has(key)) {
+        this.named.add(key);
+        this.log.warn(
+          `Chat: # skips the ignore line "${pattern}" (${folder.name}/${dir}): ` +
+            `more than ${MAX_WILDCARDS} wildcards, its matching could take minutes.`,
+        );
+      }
+    }
   }
 }
 

@@ -134,6 +134,8 @@ export interface QueuedPrompt {
   /** The model chosen when it was queued. */
   model: string;
   queuedAt: number;
+  /** Said beside it in the queue: why it came to differ from what was queued (an import changed its model). */
+  note?: string;
 }
 
 /**

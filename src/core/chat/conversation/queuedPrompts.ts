@@ -1,4 +1,6 @@
+import * as l10n from '@vscode/l10n';
 import type { ContextItem, Conversation, QueuedPrompt, QueuePart } from './conversation';
+import { isSelectableModel } from '../request/modelLineup';
 
 /** A running part nobody has changed for this long is taken as one whose window went away without saying so. */
 export const STALE_RUNNING_MS = 60 * 60 * 1000;
@@ -35,7 +37,50 @@ export function queueEntries(conversation: Conversation, owner: string, now = Da
 
 /** Whether a part runs in a window that is still there (its own window says so, and said so lately). */
 function isRunning(part: QueuePart, now: number): boolean {
-  return part.running && now - part.changedAt < STALE_RUNNING_MS;
+  // A time in the future is no window's word (a hand-written file): such a part waits, and anyone may change it.
+  return part.running && part.changedAt <= now && now - part.changedAt < STALE_RUNNING_MS;
+}
+
+/**
+ * The queue of an imported file, as it may stand in this window: every part paused (nothing is sent until the user
+ * resumes), its times no later than `now`, every prompt's model one the lineup can send, else `currentModel`, said
+ * beside the prompt; context chips keep a label the queue can show. A file's queue is someone else's: nothing in it
+ * runs, or picks a model, on its own.
+ */
+export function importedQueue(
+  queue: readonly QueuePart[] | undefined,
+  currentModel: string,
+  now = Date.now(),
+): QueuePart[] | undefined {
+  if (!queue?.length) {
+    return undefined;
+  }
+  return queue.map((part) => ({
+    owner: part.owner,
+    changedAt: Math.min(part.changedAt, now),
+    running: false,
+    prompts: part.prompts.map((prompt) => importedPrompt(prompt, currentModel, now)),
+  }));
+}
+
+function importedPrompt(prompt: QueuedPrompt, currentModel: string, now: number): QueuedPrompt {
+  const sendable = isSelectableModel(prompt.model);
+  const context = prompt.context?.map((c) => ({ ...c, label: c.label.replace(/\s+/g, ' ').trim() || c.id }));
+  return {
+    ...prompt,
+    ...(context ? { context } : {}),
+    model: sendable ? prompt.model : currentModel,
+    queuedAt: Math.min(prompt.queuedAt, now),
+    ...(sendable
+      ? {}
+      : {
+          note: l10n.t(
+            'imported with the model "{0}", which cannot be sent: sent with {1}',
+            prompt.model.slice(0, 60),
+            currentModel,
+          ),
+        }),
+  };
 }
 
 /** `owner`'s part of the queue, made when it has none. */

@@ -222,35 +222,65 @@ export function linkCitationMarkers(markdown: string, count: number): string {
   return lines.join('\n');
 }
 
-/** Links the markers of one line outside its inline code spans. */
+/**
+ * Links the markers of one line outside its inline code spans. One pass: the backtick runs are found once, a run
+ * closes at the next run of the same length (as CommonMark has it), and what was written is never read back.
+ */
 function linkLine(line: string, count: number, defined: ReadonlySet<number>): string {
   if (/^ {0,3}\[\d+\]:/.test(line)) {
     return line;
   }
+  // Where each backtick run starts and how long it is (typed arrays: a line of thousands of runs makes no garbage).
+  const starts: number[] = [];
+  for (let at = line.indexOf('`'); at >= 0; at = line.indexOf('`', at)) {
+    starts.push(at);
+    while (line[at] === '`') {
+      at++;
+    }
+  }
+  const runs = starts.length;
+  const runAt = Int32Array.from(starts);
+  const runLength = new Int32Array(runs);
+  for (let r = 0; r < runs; r++) {
+    let end = runAt[r];
+    while (line[end] === '`') {
+      end++;
+    }
+    runLength[r] = end - runAt[r];
+  }
+  // The run that closes each run: the next one of the same length (-1: none, it is literal backticks).
+  const closer = new Int32Array(runs).fill(-1);
+  const lastOfLength = new Map<number, number>();
+  for (let r = runs - 1; r >= 0; r--) {
+    closer[r] = lastOfLength.get(runLength[r]) ?? -1;
+    lastOfLength.set(runLength[r], r);
+  }
   let out = '';
   let i = 0;
+  let r = 0;
   while (i < line.length) {
-    const tick = /`+/.exec(line.slice(i));
-    const end = tick ? i + tick.index : line.length;
-    out += linkText(line.slice(i, end), count, defined, out);
-    if (!tick) {
+    while (r < runs && runAt[r] < i) {
+      r++;
+    }
+    const end = r < runs ? runAt[r] : line.length;
+    out += linkText(line.slice(i, end), count, defined, i > 0 ? line[i - 1] : '');
+    if (r >= runs) {
       break;
     }
-    const run = tick[0];
-    const close = line.indexOf(run, end + run.length);
+    const close = closer[r];
     // An unclosed run is literal backticks; a closed one is a code span kept whole.
-    const stop = close < 0 ? end + run.length : close + run.length;
+    const stop = close < 0 ? end + runLength[r] : runAt[close] + runLength[close];
     out += line.slice(end, stop);
     i = stop;
   }
   return out;
 }
 
-/** Links markers in text outside code; `before` is what precedes it on the line. */
+/** Links markers in text outside code; `before` is the character before it on the line ('' at the start). */
 function linkText(text: string, count: number, defined: ReadonlySet<number>, before: string): string {
   return text.replace(/\[(\d{1,3})\](?!\()/g, (match: string, digits: string, offset: number) => {
     const n = Number(digits);
-    const prev = offset > 0 ? text[offset - 1] : before.slice(-1);
+    const prev = offset > 0 ? text[offset - 1] : before;
     if (n < 1 || n > count || defined.has(n) || prev === '\\' || prev === '!') {
       return match;
     }

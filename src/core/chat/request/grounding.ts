@@ -50,10 +50,7 @@ const FACT_MAX_CHARS = 200;
  * `GROUNDING_QUERY_MAX_CHARS` at the last word boundary. Empty when nothing is left (then no lookup is made).
  */
 export function groundingQuery(prompt: string): string {
-  const withoutCode = prompt
-    // Runs of backticks or tildes are taken whole (the lookarounds), so a long run is never split to retry.
-    .replace(/^ {0,3}(`{3,}(?!`)|~{3,}(?!~))[^\n]*\n[\s\S]*?(?:^ {0,3}\1[`~]*[ \t]*$|(?![\s\S]))/gm, ' ')
-    .replace(/(?<!`)(`+)(?!`)[^`]*?\1/g, ' ');
+  const withoutCode = withoutFences(prompt).replace(/(?<!`)(`+)(?!`)[^`]*?\1/g, ' ');
   const text = withoutCode.replace(/\s+/g, ' ').trim();
   if (text.length <= GROUNDING_QUERY_MAX_CHARS) {
     return text;
@@ -61,6 +58,58 @@ export function groundingQuery(prompt: string): string {
   const cut = text.slice(0, GROUNDING_QUERY_MAX_CHARS + 1);
   const space = cut.lastIndexOf(' ');
   return (space > GROUNDING_QUERY_MAX_CHARS / 2 ? cut.slice(0, space) : cut.slice(0, -1)).trim();
+}
+
+/** A fence's opening line: up to 3 spaces, then a run of 3+ backticks or tildes (taken whole). */
+const FENCE_OPENER = / {0,3}(`{3,}|~{3,})/y;
+
+/**
+ * The text with each fenced code block (an unclosed one runs to the end) as one space. Each line is read once, and
+ * only what is kept is copied: a pattern over the whole text scanned to the next `\n` from every `\r` that starts a
+ * line, and `\r` alone ends a line too.
+ */
+function withoutFences(text: string): string {
+  const kept: string[] = [];
+  let fence: string | undefined;
+  let start = 0;
+  while (start <= text.length) {
+    let end = start;
+    while (end < text.length && text[end] !== '\n' && text[end] !== '\r') {
+      end++;
+    }
+    const next = text.startsWith('\r\n', end) ? end + 2 : end + 1;
+    FENCE_OPENER.lastIndex = start;
+    const found = FENCE_OPENER.exec(text);
+    const marker = found && found.index + found[0].length <= end ? found[1] : undefined;
+    if (fence === undefined && marker) {
+      fence = marker;
+      if (kept.at(-1) !== ' ') {
+        kept.push(' ');
+      }
+    } else if (fence === undefined) {
+      kept.push(text.slice(start, Math.min(next, text.length)));
+    } else if (
+      marker &&
+      marker[0] === fence[0] &&
+      marker.length >= fence.length &&
+      found &&
+      closesFence(text, found, end)
+    ) {
+      fence = undefined;
+    }
+    start = next;
+  }
+  return kept.join('');
+}
+
+/** Whether the rest of a line after a fence's marker (`found`, the line ending at `end`) is more of it and blanks. */
+function closesFence(text: string, found: RegExpExecArray, end: number): boolean {
+  for (let at = found.index + found[0].length; at < end; at++) {
+    if (!'`~ \t'.includes(text[at])) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** A citation title on one line, without control characters, bounded in length. */

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { newId, type Conversation } from '../conversation/conversation';
 import { parseConversation } from '../conversation/conversationParse';
+import { importedQueue } from '../conversation/queuedPrompts';
 import { EXPORT_FORMAT, EXPORT_VERSION, MAX_TRANSFER_BYTES } from './conversationExport';
 import { parseMarkdownExport } from './markdownImport';
 import { CONVERSATION_VERSION, migrateConversation } from '../store/conversationSchema';
@@ -18,6 +19,12 @@ export const IMPORT_BOUNDS = {
   stringChars: 16 * 1024 * 1024,
   /** Characters of an id, a model, a role. */
   shortChars: 1_024,
+  /**
+   * Objects and lists in the whole file, counted in the text before it is parsed: a conversation of 100,000
+   * messages with their context and sources has a few hundred thousand; a file of millions of empty lists is
+   * refused before `JSON.parse` builds them (about 1 GB for 22 million).
+   */
+  containers: 2_000_000,
 } as const;
 
 /** The most problems an import lists (the rest are counted). */
@@ -33,8 +40,14 @@ export type ImportResult = { conversation: Conversation; from: 'json' | 'markdow
  * Reads a file "Export Conversation as JSON" wrote (its envelope checked, then the conversation inside against the
  * store's schema, run through its migrations), or a Markdown export as far as it goes (prompts and replies). The
  * conversation gets a new id: an import never overwrites one. `bytes` is the file's size, checked before anything.
+ * Its prompt queue arrives paused, with models the lineup can send (else `currentModel`): see `importedQueue`.
  */
-export function importConversation(text: string, bytes = Buffer.byteLength(text, 'utf8')): ImportResult {
+export function importConversation(
+  text: string,
+  bytes = Buffer.byteLength(text, 'utf8'),
+  currentModel = 'alpha',
+  now = Date.now(),
+): ImportResult {
   if (bytes > IMPORT_BOUNDS.bytes) {
     return {
       problems: [
@@ -47,9 +60,17 @@ export function importConversation(text: string, bytes = Buffer.byteLength(text,
     const markdown = parseMarkdownExport(body);
     return 'problems' in markdown ? markdown : { conversation: markdown.conversation, from: 'markdown' };
   }
-  if (nestingDepth(body) > IMPORT_BOUNDS.depth) {
+  const shape = jsonShape(body);
+  if (shape.deepest > IMPORT_BOUNDS.depth) {
     return {
       problems: [l10n.t('The file is nested deeper than {0} levels: it is not a conversation.', IMPORT_BOUNDS.depth)],
+    };
+  }
+  if (shape.containers > IMPORT_BOUNDS.containers) {
+    return {
+      problems: [
+        l10n.t('The file holds more than {0} objects and lists: it is not a conversation.', IMPORT_BOUNDS.containers),
+      ],
     };
   }
   let value: unknown;
@@ -66,15 +87,16 @@ export function importConversation(text: string, bytes = Buffer.byteLength(text,
   if (!parsed) {
     return { problems: [l10n.t('The file holds no conversation.')] };
   }
-  return { conversation: { ...parsed, id: newId() }, from: 'json' };
+  const queue = importedQueue(parsed.queue, currentModel, now);
+  const { queue: _dropped, ...rest } = parsed;
+  return { conversation: { ...rest, ...(queue ? { queue } : {}), id: newId() }, from: 'json' };
 }
 
-/** Every problem of the envelope and the conversation in it (bounds first: nothing deeper is looked at past them). */
+/**
+ * Every problem of the envelope and the conversation in it. The format and version are checked first, from the
+ * top-level object alone; only then is the document walked for its bounds (nothing deeper is looked at past them).
+ */
 export function checkEnvelope(value: unknown): string[] {
-  const bounds = checkBounds(value);
-  if (bounds.length) {
-    return bounds;
-  }
   if (!isRecord(value)) {
     return [l10n.t('The file is not a conversation exported by ALPHA: it holds no JSON object.')];
   }
@@ -84,16 +106,29 @@ export function checkEnvelope(value: unknown): string[] {
   if (typeof value.version !== 'number' || value.version > EXPORT_VERSION || !Number.isInteger(value.version)) {
     return [l10n.t('The file was written by a newer version of ALPHA & AXO: update the extension to import it.')];
   }
-  return checkConversation(value.conversation);
+  const bounds = checkBounds(value);
+  return bounds.length ? bounds : checkConversation(value.conversation);
 }
 
-/** Depth, string lengths and list lengths, walked without recursion (a deep file must not overflow the stack). */
+/**
+ * Depth, string lengths and list lengths, walked without recursion (a deep file must not overflow the stack). A
+ * value's path is written only for the sentence that names it: each step keeps its parent and key.
+ */
 function checkBounds(root: unknown): string[] {
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value: root, depth: 1, path: 'file' }];
+  type Step = { value: unknown; depth: number; parent?: Step; key: string };
+  const pathOf = (step: Step): string => {
+    const keys: string[] = [];
+    for (let at: Step | undefined = step; at; at = at.parent) {
+      keys.push(at.key);
+    }
+    return keys.reverse().join('');
+  };
+  const stack: Step[] = [{ value: root, depth: 1, key: 'file' }];
   while (stack.length) {
-    const { value, depth, path } = stack.pop() as (typeof stack)[number];
+    const step = stack.pop() as Step;
+    const { value, depth } = step;
     if (typeof value === 'string' && value.length > IMPORT_BOUNDS.stringChars) {
-      return [l10n.t('{0} is longer than {1} characters.', path, IMPORT_BOUNDS.stringChars)];
+      return [l10n.t('{0} is longer than {1} characters.', pathOf(step), IMPORT_BOUNDS.stringChars)];
     }
     if (typeof value !== 'object' || value === null) {
       continue;
@@ -101,15 +136,18 @@ function checkBounds(root: unknown): string[] {
     if (depth > IMPORT_BOUNDS.depth) {
       return [l10n.t('The file is nested deeper than {0} levels: it is not a conversation.', IMPORT_BOUNDS.depth)];
     }
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-    const limit =
-      path.endsWith('messages') || path.endsWith('branches') ? IMPORT_BOUNDS.messages : IMPORT_BOUNDS.listEntries;
-    if (entries.length > limit) {
-      return [l10n.t('{0} has more than {1} entries.', path, limit)];
+    const keys = Array.isArray(value) ? undefined : Object.keys(value);
+    const length = keys ? keys.length : (value as unknown[]).length;
+    const listOfMessages = step.key === '.messages' || step.key === '.branches';
+    const limit = listOfMessages ? IMPORT_BOUNDS.messages : IMPORT_BOUNDS.listEntries;
+    if (length > limit) {
+      return [l10n.t('{0} has more than {1} entries.', pathOf(step), limit)];
     }
-    for (const [key, child] of entries) {
-      const step = Array.isArray(value) ? `[${key}]` : `.${key.length > 40 ? `${key.slice(0, 40)}…` : key}`;
-      stack.push({ value: child, depth: depth + 1, path: `${path}${step}` });
+    for (let i = 0; i < length; i++) {
+      const key = keys ? keys[i] : undefined;
+      const child = key === undefined ? (value as unknown[])[i] : (value as Record<string, unknown>)[key];
+      const name = key === undefined ? `[${i}]` : `.${key.length > 40 ? `${key.slice(0, 40)}…` : key}`;
+      stack.push({ value: child, depth: depth + 1, parent: step, key: name });
     }
   }
   return [];
@@ -214,10 +252,11 @@ function listed(problems: string[]): string[] {
   return [...problems.slice(0, MAX_PROBLEMS), l10n.t('… and {0} more problems.', problems.length - MAX_PROBLEMS)];
 }
 
-/** How deep JSON text nests objects and lists, read before parsing (brackets in strings do not count). */
-function nestingDepth(text: string): number {
+/** How deep JSON text nests objects and lists, and how many it has, read before parsing (strings do not count). */
+function jsonShape(text: string): { deepest: number; containers: number } {
   let depth = 0;
   let deepest = 0;
+  let containers = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -230,12 +269,13 @@ function nestingDepth(text: string): number {
     } else if (c === 0x22) {
       inString = true;
     } else if (c === 0x7b || c === 0x5b) {
+      containers++;
       deepest = Math.max(deepest, ++depth);
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     }
   }
-  return deepest;
+  return { deepest, containers };
 }
 
 function mb(bytes: number): number {

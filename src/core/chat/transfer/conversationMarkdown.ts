@@ -9,6 +9,7 @@ import type { Citation } from '../../service/normalize';
 import { webUrl } from '../../../shared/links';
 import { speedEnglish } from '../../../shared/speed';
 import { replySpeed } from '../runs/replyTiming';
+import { FENCE_CLOSED_NOTE, openFenceAt } from './markdownImport';
 
 const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>> = {
   stopped: '_(stopped)_',
@@ -42,6 +43,11 @@ export function conversationMarkdown(
     }
     if (m.content) {
       parts.push(m.sources?.length ? footnoteMarkers(m.content, m.sources.length, String(grounded + 1)) : m.content);
+      // A reply stopped inside a code block: closed here, so the next heading is a heading (the import undoes it).
+      const open = openFenceAt(m.content);
+      if (open) {
+        parts.push(open, FENCE_CLOSED_NOTE);
+      }
     }
     if (m.sources?.length) {
       // Each grounded reply numbers its own sources: the label's first part keeps footnotes of replies apart.

@@ -13,6 +13,12 @@ import { CHAT_LINEUP } from '../request/modelLineup';
 const HEADING = /^## (You|ALPHA)(?: \(([^)\n]{1,100})\))? · [^\n]*$/;
 /** A code fence's opening or closing line: three or more backticks or tildes. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * The line the export writes after the fence it adds to close a message's unclosed code block (a reply stopped in
+ * the middle of one): without it the block would run on through every later heading. The import takes both away.
+ */
+export const FENCE_CLOSED_NOTE = '<!-- alpha: the export closed this code block -->';
+
 /** The status notes the export writes at the end of a reply. */
 const STATUS_NOTES: Record<string, ReplyStatus> = { '_(stopped)_': 'stopped', '_(interrupted)_': 'interrupted' };
 /** The speed line the export writes under a reply ("_first token 0.8 s · 42 tokens/s_"): taken off, not kept. */
@@ -32,6 +38,8 @@ export function parseMarkdownExport(
   let title = '';
   let fence: string | undefined;
   let current: { message: StoredMessage; lines: string[] } | undefined;
+  /** The index in `current.lines` of the line that just closed a fence (-1: the last line closed none). */
+  let closedAt = -1;
   const messages: StoredMessage[] = [];
   const finish = () => {
     if (current) {
@@ -52,11 +60,18 @@ export function parseMarkdownExport(
         }
       }
       current = { message, lines: [] };
+      closedAt = -1;
       continue;
     }
+    if (current && fence === undefined && line === FENCE_CLOSED_NOTE && closedAt === current.lines.length - 1) {
+      current.lines.pop();
+      continue;
+    }
+    const before = fence;
     fence = nextFence(line, fence);
     if (current) {
       current.lines.push(line);
+      closedAt = before !== undefined && fence === undefined ? current.lines.length - 1 : -1;
     } else if (!title && line.startsWith('# ')) {
       title = line.slice(2).trim();
     }
@@ -78,6 +93,15 @@ export function parseMarkdownExport(
   return { conversation };
 }
 
+/** The code fence `text` leaves open at its end (its marker), if any. */
+export function openFenceAt(text: string): string | undefined {
+  let fence: string | undefined;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    fence = nextFence(line, fence);
+  }
+  return fence;
+}
+
 /** The fence open after `line`: opened by a fence line, closed by one of the same kind at least as long. */
 function nextFence(line: string, open: string | undefined): string | undefined {
   const match = FENCE.exec(line);
@@ -94,25 +118,28 @@ function nextFence(line: string, open: string | undefined): string | undefined {
 
 /** A message with its section's text: blank lines around it trimmed, a reply's status note read and taken off. */
 function finished(message: StoredMessage, lines: string[]): StoredMessage {
-  while (lines.length && !lines[0].trim()) {
-    lines.shift();
+  // Indices, not `shift`: a section of a million blank lines is read once.
+  let first = 0;
+  let end = lines.length;
+  while (first < end && !lines[first].trim()) {
+    first++;
   }
-  while (lines.length && !lines.at(-1)?.trim()) {
-    lines.pop();
+  while (end > first && !lines[end - 1].trim()) {
+    end--;
   }
-  const status = message.role === 'assistant' ? STATUS_NOTES[lines.at(-1)?.trim() ?? ''] : undefined;
+  const status = message.role === 'assistant' && end > first ? STATUS_NOTES[lines[end - 1].trim()] : undefined;
   if (status) {
-    lines.pop();
-    while (lines.length && !lines.at(-1)?.trim()) {
-      lines.pop();
+    end--;
+    while (end > first && !lines[end - 1].trim()) {
+      end--;
     }
     message.status = status;
   }
-  if (message.role === 'assistant' && SPEED_LINE.test(lines.at(-1)?.trim() ?? '')) {
-    lines.pop();
-    while (lines.length && !lines.at(-1)?.trim()) {
-      lines.pop();
+  if (message.role === 'assistant' && end > first && SPEED_LINE.test(lines[end - 1].trim())) {
+    end--;
+    while (end > first && !lines[end - 1].trim()) {
+      end--;
     }
   }
-  return { ...message, content: lines.join('\n') };
+  return { ...message, content: lines.slice(first, end).join('\n') };
 }

@@ -1,0 +1,217 @@
+/**
+ * Every function that reads text from the service, the workspace, a page or an imported file, with the adversarial
+ * inputs it is tried on and the growth test (its `it` title in test/unit) that covers it. `pending`: the page's
+ * readers whose growth tests are written with the page's own work; test/unit/readers.test.ts fails when a module
+ * that takes text from an entry point has no row (see there).
+ */
+export interface ReaderRow {
+  /** The module, from `src/`, without `.ts`. */
+  module: string;
+  /** Its exported function or class that takes the text. */
+  entry: string;
+  /** Where the text comes from. */
+  source: 'service' | 'workspace' | 'page' | 'import' | 'model output';
+  /** The inputs its growth test tries. */
+  inputs: string;
+  /** The growth test's title (an `it` in test/unit), or 'pending'. */
+  test: string;
+}
+
+const OPENERS = 'unclosed ** $$ \\[ ` [ < repeated; \\r runs; one line without a newline';
+
+export const READERS: readonly ReaderRow[] = [
+  // The service: the stream, the replies' shapes, error bodies.
+  {
+    module: 'core/service/sse',
+    entry: 'readContentDeltas',
+    source: 'service',
+    inputs: 'many tiny events; one event without a line end; \\r runs',
+    test: 'pending',
+  },
+  {
+    module: 'core/service/sseContent',
+    entry: 'simpleContent',
+    source: 'service',
+    inputs: 'one long data line; escapes repeated',
+    test: 'pending',
+  },
+  {
+    module: 'core/service/normalize',
+    entry: 'normalizeChatReply',
+    source: 'service',
+    inputs: 'deep nesting; long strings',
+    test: 'pending',
+  },
+  {
+    module: 'core/service/httpErrors',
+    entry: 'messageFromBody',
+    source: 'service',
+    inputs: 'unclosed < <title> <script> <h1> repeated',
+    test: 'an HTML error body of unclosed tags, titles and scripts',
+  },
+  {
+    module: 'core/net/bodyPeek',
+    entry: 'canTell',
+    source: 'service',
+    inputs: 'a JSON line then only line ends',
+    test: 'telling a body of blank lines from JSON lines (the peek at its start)',
+  },
+  {
+    module: 'core/net/responseBody',
+    entry: 'readText',
+    source: 'service',
+    inputs: 'many tiny chunks; a body past the limit',
+    test: 'pending',
+  },
+  // The encyclopedia and its tools.
+  {
+    module: 'core/encyclopedia/articleMarkdown',
+    entry: 'lookupMarkdown',
+    source: 'service',
+    inputs: OPENERS,
+    test: 'pending',
+  },
+  {
+    module: 'core/encyclopedia/hoverText',
+    entry: 'hoverMarkdown',
+    source: 'service',
+    inputs: OPENERS,
+    test: 'pending',
+  },
+  {
+    module: 'core/encyclopedia/termIndex',
+    entry: 'tokenize',
+    source: 'workspace',
+    inputs: 'one line without a newline; punctuation runs',
+    test: 'pending',
+  },
+  {
+    module: 'core/mcp/toolResults',
+    entry: 'inertText',
+    source: 'service',
+    inputs: 'unclosed [ and ( repeated; nested brackets',
+    test: 'pending',
+  },
+  // The chat: grounding, citations, transfer, the workspace.
+  {
+    module: 'core/chat/request/grounding',
+    entry: 'groundingQuery',
+    source: 'workspace',
+    inputs: '```\\r repeated; ```x without a line end',
+    test: 'a grounded prompt of fence openers each ended by \\r',
+  },
+  {
+    module: 'core/chat/request/citations',
+    entry: 'linkCitationMarkers',
+    source: 'model output',
+    inputs: '`[1] repeated (unclosed code spans)',
+    test: 'a grounded reply of unclosed code spans, exported as Markdown',
+  },
+  {
+    module: 'core/chat/transfer/markdownImport',
+    entry: 'parseMarkdownExport',
+    source: 'import',
+    inputs: 'a heading, then blank lines, then text',
+    test: 'a Markdown import of a prompt of 200,000 blank lines',
+  },
+  {
+    module: 'core/chat/transfer/conversationImport',
+    entry: 'importConversation',
+    source: 'import',
+    inputs: 'millions of empty lists; deep nesting',
+    test: 'an import of millions of empty lists is refused before it is walked',
+  },
+  {
+    module: 'core/chat/transfer/conversationMarkdown',
+    entry: 'conversationMarkdown',
+    source: 'model output',
+    inputs: '`[1] repeated; a reply stopped mid-fence',
+    test: 'a grounded reply of unclosed code spans, exported as Markdown',
+  },
+  {
+    module: 'core/chat/workspace/workspaceIgnore',
+    entry: 'IgnoreRules',
+    source: 'workspace',
+    inputs: 'a line of many **; a file 60 folders deep',
+    test: '# applies a .gitignore line of many ** to a file 60 folders deep within 200 ms',
+  },
+  {
+    module: 'features/chat/workspaceFileList',
+    entry: 'WorkspaceFileList',
+    source: 'workspace',
+    inputs: 'an ignored folder of 6,000 files',
+    test: '# leaves out ignored files before its cap: an ignored .venv of 6,000 files leaves room for the rest',
+  },
+  // Assistance commands.
+  {
+    module: 'core/assist/codeBlocks',
+    entry: 'StreamingCodeBlock',
+    source: 'model output',
+    inputs: 'a reply growing a line per delta',
+    test: '"Generate Tests" reads each delta of a streaming reply once',
+  },
+  // The page (pure code, run in Node by the page's own tests).
+  {
+    module: 'webview/chat/render/math',
+    entry: 'renderFormula',
+    source: 'model output',
+    inputs: 'a\\_ repeated; $$x lines; $$ a and \\[ a lines',
+    test: 'pending',
+  },
+  {
+    module: 'webview/chat/render/mathMarkup',
+    entry: 'mathMarkup',
+    source: 'model output',
+    inputs: '\\def expansions',
+    test: 'pending',
+  },
+  {
+    module: 'webview/chat/spokenReply',
+    entry: 'spokenText',
+    source: 'model output',
+    inputs: '**a repeated without a newline; blank lines; [ and | runs',
+    test: 'a reply ending in thousands of blank lines, read aloud',
+  },
+  {
+    module: 'webview/chat/panels/markdownMatch',
+    entry: 'markdownMayHold',
+    source: 'page',
+    inputs: ']( repeated',
+    test: 'searching sleeping sections full of link brackets',
+  },
+  {
+    module: 'webview/chat/panels/findBar',
+    entry: 'findRanges',
+    source: 'page',
+    inputs: 'many text nodes; a query of one character',
+    test: 'pending',
+  },
+];
+
+/** The modules where outside text enters the code: a module that imports one of them handles that text. */
+export const ENTRY_POINTS: readonly string[] = [
+  'core/service/sse',
+  'core/service/sseContent',
+  'core/service/normalize',
+  'core/service/httpErrors',
+  'core/net/responseBody',
+  'core/chat/transfer/conversationImport',
+  'core/chat/workspace/workspaceIgnore',
+];
+
+/** Modules that import an entry point but read none of its text (they pass it on, or take only a type). */
+export const PASSES_THROUGH: Readonly<Record<string, string>> = {
+  'core/service/alphaClient': 'sends requests and hands the stream to readContentDeltas and normalizeChatReply',
+  'core/service/axoClient': 'hands bodies to the normalizers',
+  'core/service/serviceContext': 'passes response bodies on',
+  'core/net/http': 'hands bodies to readText and error bodies to messageFromBody',
+  'core/encyclopedia/lookupTypes': 'types only',
+  'core/encyclopedia/encyclopediaStore': 'keeps normalized values, reads no text of them',
+  'core/chat/request/requestBuilder': 'puts bounded, normalized text into requests',
+  'core/chat/conversation/conversation': 'types only',
+  'features/encyclopedia/encyclopediaPrompts': 'hands values to articleMarkdown',
+  'features/nativeChat/alphaParticipant': 'hands the stream to VS Code',
+  'features/nativeChat/chatHistory': 'copies messages, reads no text',
+  'features/chat/chatViews': 'copies values into page messages',
+  'features/chat/conversationTransfer': 'reads a bounded file and hands it to importConversation',
+};
