@@ -85,7 +85,7 @@ export interface StdioServerOptions {
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<() => Promise<void>> {
   const env = options.env ?? process.env;
-  const scrubber = new SecretScrubber();
+  const scrubber = new SecretScrubber().add(env[STDIO_ENV_NAMES.key]);
   const log = stderrLogger(scrubber, options.stderr ?? process.stderr);
   const proxyUrl = env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy;
   const http = new HttpClient(
@@ -129,6 +129,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
     },
     model: () => env[STDIO_ENV_NAMES.model]?.trim() || 'axo',
     keyAdvice: `the ${STDIO_ENV_NAMES.key} environment variable in this MCP server's configuration`,
+    scrubKeys: (text) => scrubber.scrub(text),
   });
   const server = createAxoMcpServer(runner, options.version);
   const transport = new StdioServerTransport(options.stdin as never, options.stdout as never);
