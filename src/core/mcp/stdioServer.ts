@@ -18,6 +18,20 @@ import { createAxoMcpServer } from './mcpServer';
 
 /** How long a cached lookup is served (the extension's default `alphaAxo.encyclopedia.cacheTtlHours`). */
 const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Most entries of the server's cache. */
+export const STDIO_CACHE_CAPACITY = 500;
+/** Most characters of JSON the cache's entries hold together (its file is about this size at most). */
+export const STDIO_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+
+/** The server's lookup cache, bounded by entries and by characters (least recently used go first). */
+export function stdioLookupCache(): LookupCache<LookupValue> {
+  return new LookupCache<LookupValue>({
+    capacity: STDIO_CACHE_CAPACITY,
+    maxChars: STDIO_CACHE_MAX_CHARS,
+    ttlMs: () => CACHE_TTL_MS,
+  });
+}
+
 /** How long the server waits for the service (connect, first byte, every gap). */
 const TIMEOUT_MS = 60_000;
 
@@ -108,7 +122,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
     log,
   });
   const file = new CacheSnapshotFile(cacheFile(env), isLookupValue);
-  const cache = new LookupCache<LookupValue>({ capacity: 500, ttlMs: () => CACHE_TTL_MS });
+  const cache = stdioLookupCache();
   const loaded = file.load().then(({ entries }) => void cache.restore(entries));
   const fetchValue = async (request: LookupRequest, signal: AbortSignal): Promise<LookupValue> => {
     checkBaseUrl(env[STDIO_ENV_NAMES.baseUrl]);
