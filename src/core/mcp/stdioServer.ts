@@ -7,6 +7,7 @@ import { LookupCache } from '../encyclopedia/lookupCache';
 import { isLookupValue, lookupKey, type LookupRequest, type LookupValue } from '../encyclopedia/lookupTypes';
 import type { Logger } from '../logger';
 import { HttpClient } from '../net/http';
+import type { KeyGate } from '../net/keyRoute';
 import { parseNoProxy } from '../net/proxy';
 import { AxoClient } from '../service/axoClient';
 import { parseBaseUrl } from '../service/baseUrl';
@@ -71,6 +72,35 @@ function checkBaseUrl(raw: string | undefined): void {
   }
 }
 
+/**
+ * The stdio server's key gate: nobody is there to ask, so plain http to another computer (or through a plain http
+ * proxy on one), where the key would be readable on the network, is refused with a line on stderr, unless
+ * `AXO_ALLOW_PLAIN_HTTP=1` allows it (then said once on stderr too).
+ */
+export function stdioKeyGate(env: NodeJS.ProcessEnv, log: Logger): KeyGate {
+  let said = false;
+  return async (route) => {
+    if (!route.plainHttp) {
+      return route.url;
+    }
+    const where = `${route.url.protocol}//${route.url.host}`;
+    if (env[STDIO_ENV_NAMES.allowPlainHttp]?.trim() === '1') {
+      if (!said) {
+        said = true;
+        log.warn(
+          `The encyclopedia key is sent over plain http to ${where}, as ${STDIO_ENV_NAMES.allowPlainHttp}=1 allows.`,
+        );
+      }
+      return route.url;
+    }
+    const message =
+      `Refused: the encyclopedia key would travel in clear over plain http to ${where} (or through a plain http ` +
+      `proxy). Use an https:// ${STDIO_ENV_NAMES.baseUrl}, or set ${STDIO_ENV_NAMES.allowPlainHttp}=1 to allow it.`;
+    log.error(message);
+    throw new ServiceError('config', message);
+  };
+}
+
 /** A logger to stderr (stdout carries the protocol), with every key the session knows removed. */
 function stderrLogger(scrubber: SecretScrubber, stream: NodeJS.WritableStream): Logger {
   const write = (level: string) => (message: string) => void stream.write(`[${level}] ${scrubber.scrub(message)}\n`);
@@ -113,7 +143,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
       systemCertificates: true,
     }),
     log,
-    { scrubber },
+    { scrubber, keyGate: stdioKeyGate(env, log) },
   );
   const client = new AxoClient({
     http,
@@ -121,7 +151,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
     keys: (kind) => Promise.resolve(kind === 'encyclopedia' ? env[STDIO_ENV_NAMES.key] : undefined),
     log,
   });
-  const file = new CacheSnapshotFile(cacheFile(env), isLookupValue);
+  // A folder the user named may be shared: the server tightens only folders it creates.
+  const file = new CacheSnapshotFile(cacheFile(env), isLookupValue, { tightenExistingFolder: false });
   const cache = stdioLookupCache();
   const loaded = file.load().then(({ entries }) => void cache.restore(entries));
   const fetchValue = async (request: LookupRequest, signal: AbortSignal): Promise<LookupValue> => {
