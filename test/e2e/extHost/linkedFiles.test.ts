@@ -51,14 +51,15 @@ describe('files behind links: instructions and # attachments follow a link to wh
   it('sends no instructions from a link out of the workspace folder or to /proc/self/environ', async function () {
     this.timeout(20_000);
     link(path.join(outside, '.ssh', 'id_rsa'), path.join(ws, 'AGENTS.md'));
-    link('/proc/self/environ', path.join(ws, '.alpha', 'instructions.md'));
     const settings = { workspaceInstructions: true } as Settings;
     const instructions = new WorkspaceInstructions(settings, silentLogger as unknown as HostLogger);
     try {
       await instructions.whenRead();
-      const sent = JSON.stringify(instructions.current ?? {});
-      assert.doesNotMatch(sent, /PRIVATE KEY TEXT/);
-      assert.doesNotMatch(sent, /PATH=|HOME=/);
+      assert.doesNotMatch(JSON.stringify(instructions.current ?? {}), /PRIVATE KEY TEXT/);
+      link('/proc/self/environ', path.join(ws, '.alpha', 'instructions.md'));
+      instructions.refresh();
+      await instructions.whenRead();
+      assert.doesNotMatch(JSON.stringify(instructions.current ?? {}), /PATH=|HOME=/);
       // A regular file inside the folder is still read.
       fs.rmSync(path.join(ws, 'AGENTS.md'));
       fs.writeFileSync(path.join(ws, 'AGENTS.md'), 'Use tabs.');
