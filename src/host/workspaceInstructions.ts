@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   INSTRUCTION_FILES,
@@ -90,7 +92,7 @@ export class WorkspaceInstructions extends DisposableOwner {
       for (const name of INSTRUCTION_FILES) {
         const uri = vscode.Uri.joinPath(folder.uri, name);
         const label = folders.length > 1 ? `${folder.name}/${name}` : name;
-        const file = await readFile(uri, label, notes);
+        const file = await readFile(folder.uri, uri, label, notes);
         if (file) {
           files.push(file);
         }
@@ -106,12 +108,26 @@ export class WorkspaceInstructions extends DisposableOwner {
   }
 }
 
-/** One instructions file (its size checked first), or undefined when there is none or it is too large. */
-async function readFile(uri: vscode.Uri, label: string, notes: string[]): Promise<InstructionFile | undefined> {
+/**
+ * One instructions file, or undefined when there is none, it is not a regular file inside its workspace folder, or it
+ * is too large. A link is followed to where it leads and judged there (`AGENTS.md -> ~/.ssh/id_rsa` is outside the
+ * folder; `/proc/self/environ` says its size is 0): on this machine by its real path, and what is read is capped
+ * whatever `stat` said. On another file system (a remote window) a link is not read at all.
+ */
+async function readFile(
+  folder: vscode.Uri,
+  uri: vscode.Uri,
+  label: string,
+  notes: string[],
+): Promise<InstructionFile | undefined> {
+  if (uri.scheme === 'file' && folder.scheme === 'file') {
+    return readLocalFile(folder.fsPath, uri, label, notes);
+  }
   let size: number;
   try {
     const stat = await vscode.workspace.fs.stat(uri);
-    if ((stat.type & vscode.FileType.File) === 0) {
+    // `File | SymbolicLink` is a link to a file: its target cannot be judged from here.
+    if (stat.type !== vscode.FileType.File) {
       return undefined;
     }
     size = stat.size;
@@ -123,5 +139,68 @@ async function readFile(uri: vscode.Uri, label: string, notes: string[]): Promis
     return undefined;
   }
   const bytes = await vscode.workspace.fs.readFile(uri);
+  if (bytes.length > MAX_INSTRUCTION_READ_BYTES) {
+    notes.push(tooLargeToRead(label, bytes.length));
+    return undefined;
+  }
   return { label, uri: uri.toString(), text: new TextDecoder('utf-8').decode(bytes), bytes: bytes.length };
+}
+
+/** `readFile` on this machine: the real path inside the folder's real path, a regular file, at most the bound read. */
+async function readLocalFile(
+  folderPath: string,
+  uri: vscode.Uri,
+  label: string,
+  notes: string[],
+): Promise<InstructionFile | undefined> {
+  let real: string;
+  try {
+    const [file, folder] = await Promise.all([fs.realpath(uri.fsPath), fs.realpath(folderPath)]);
+    if (!isWithin(file, folder)) {
+      return undefined;
+    }
+    real = file;
+  } catch {
+    return undefined;
+  }
+  let handle: import('node:fs/promises').FileHandle;
+  try {
+    handle = await fs.open(real, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      return undefined;
+    }
+    if (stat.size > MAX_INSTRUCTION_READ_BYTES) {
+      notes.push(tooLargeToRead(label, stat.size));
+      return undefined;
+    }
+    // One byte more than the bound tells a file that grew, or whose size `stat` does not know, from one that fits.
+    const buffer = Buffer.alloc(MAX_INSTRUCTION_READ_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0 || (length += bytesRead) >= buffer.length) {
+        break;
+      }
+    }
+    if (length > MAX_INSTRUCTION_READ_BYTES) {
+      notes.push(tooLargeToRead(label, Math.max(length, stat.size)));
+      return undefined;
+    }
+    const bytes = buffer.subarray(0, length);
+    return { label, uri: uri.toString(), text: new TextDecoder('utf-8').decode(bytes), bytes: length };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether the path `child` is `folder` or inside it (case folded where the file system folds it). */
+function isWithin(child: string, folder: string): boolean {
+  const fold = (p: string) => (process.platform === 'win32' || process.platform === 'darwin' ? p.toLowerCase() : p);
+  const relative = path.relative(fold(folder), fold(child));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

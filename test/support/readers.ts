@@ -86,11 +86,11 @@ export const READERS: readonly ReaderRow[] = [
     test: 'pending',
   },
   {
-    module: 'core/mcp/toolResults',
+    module: 'core/mcp/inertMarkdown',
     entry: 'inertText',
     source: 'service',
     inputs: 'unclosed [ and ( repeated; nested brackets',
-    test: 'pending',
+    test: 'service text made inert in linear time, and an answer cut to its budget in bounded time',
   },
   // The chat: grounding, citations, transfer, the workspace.
   {
@@ -156,14 +156,14 @@ export const READERS: readonly ReaderRow[] = [
     entry: 'renderFormula',
     source: 'model output',
     inputs: 'a\\_ repeated; $$x lines; $$ a and \\[ a lines',
-    test: 'pending',
+    test: 'a paragraph of lines that open formula blocks is lexed in one pass',
   },
   {
     module: 'webview/chat/render/mathMarkup',
     entry: 'mathMarkup',
     source: 'model output',
     inputs: '\\def expansions',
-    test: 'pending',
+    test: 'the macros a formula defines are bounded by the tokens they produce, not only by their expansions',
   },
   {
     module: 'webview/chat/spokenReply',

@@ -4,12 +4,16 @@ import { webUrl } from '../../shared/links';
 
 /**
  * Escapes a value placed inline in a Markdown document (a heading, a table cell, a link text): the characters that
- * would start a link, an image, HTML, emphasis, code or a table column, and a leading `#`, `>` or list marker.
+ * would start a link, an image, HTML, emphasis, strike-through, code or a table column, and at the start a heading's
+ * `#`, a list's `+` or `-`, or an ordered list's `1.`. Only ASCII punctuation is escaped, the one thing a backslash
+ * escapes in CommonMark: before a digit it would show (`\5.8 Mohs`), so an ordered list's marker is escaped at its
+ * `.` or `)`, and only where a space or the end follows it (`5.8 Mohs` starts no list).
  */
 export function escapeInline(text: string): string {
   return cleanText(text)
-    .replace(/[\\`*_[\]<>|{}]/g, '\\$&')
-    .replace(/^([#>+-]|\d+[.)])/, '\\$1');
+    .replace(/[\\`*_[\]<>|{}~]/g, '\\$&')
+    .replace(/^[#+-]/, '\\$&')
+    .replace(/^(\d{1,9})([.)])(?= |$)/, '$1\\$2');
 }
 
 /** A link as `[text](<url>)`, or the escaped text alone when the URL is not http(s). */

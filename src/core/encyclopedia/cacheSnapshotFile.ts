@@ -1,6 +1,6 @@
-import { renameSync, writeFileSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { makePrivateDir, makePrivateDirSync, PRIVATE_FILE_MODE } from '../storage/privateFiles';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makePrivateDir, makePrivateDirSync, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/privateFiles';
 import { dirname } from 'node:path';
 import type { CacheEntry } from './lookupCache';
 
@@ -22,6 +22,11 @@ export class CacheSnapshotFile<V> {
     readonly path: string,
     /** Checks one stored value; entries failing it are dropped (a file from another version, or edited). */
     private readonly isValue: (value: unknown) => value is V,
+    /**
+     * Whether a folder that exists already is made `0700` too (the extension's own storage); folders created are
+     * always `0700`. Off for a folder the user may share with others (the stdio server's `AXO_CACHE_DIR`).
+     */
+    private readonly options: { tightenExistingFolder?: boolean } = {},
   ) {}
 
   /** The stored entries, oldest use first. Never throws: returns the reason it read nothing as `problem`. */
@@ -58,7 +63,12 @@ export class CacheSnapshotFile<V> {
 
   /** Writes the entries (replacing the file). */
   async save(entries: CacheEntry<V>[], now = Date.now()): Promise<void> {
-    await makePrivateDir(dirname(this.path));
+    const dir = dirname(this.path);
+    if (this.options.tightenExistingFolder === false) {
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    } else {
+      await makePrivateDir(dir);
+    }
     const temp = `${this.path}.${process.pid}.${now}.tmp`;
     await writeFile(temp, serialize(entries, now), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     await rename(temp, this.path);
@@ -66,7 +76,12 @@ export class CacheSnapshotFile<V> {
 
   /** Writes the entries synchronously (when the extension shuts down and cannot wait). */
   saveSync(entries: CacheEntry<V>[], now = Date.now()): void {
-    makePrivateDirSync(dirname(this.path));
+    const dir = dirname(this.path);
+    if (this.options.tightenExistingFolder === false) {
+      mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    } else {
+      makePrivateDirSync(dir);
+    }
     const temp = `${this.path}.${process.pid}.${now}.tmp`;
     writeFileSync(temp, serialize(entries, now), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
     renameSync(temp, this.path);

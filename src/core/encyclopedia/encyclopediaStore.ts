@@ -20,6 +20,10 @@ export interface EncyclopediaClient {
  * times over; a handful of articles near the service's 32 MiB body bound do not pile up.
  */
 export const CACHE_MAX_CHARS = 64 * 1024 * 1024;
+/** Most entries of the cache of agents' tool lookups, and the characters of JSON they may hold together. */
+export const TOOL_CACHE_CAPACITY = 200;
+/** See {@link TOOL_CACHE_CAPACITY}. */
+export const TOOL_CACHE_MAX_CHARS = 16 * 1024 * 1024;
 
 /** Construction options of the store. */
 export interface EncyclopediaStoreOptions {
@@ -78,7 +82,8 @@ export class EncyclopediaStore {
       staleOnError,
     });
     this.toolCache = new LookupCache<LookupValue>({
-      capacity: 200,
+      capacity: TOOL_CACHE_CAPACITY,
+      maxChars: TOOL_CACHE_MAX_CHARS,
       ttlMs: options.ttlMs,
       now: options.now,
       staleOnError,

@@ -1,7 +1,8 @@
 import { ServiceError, describeError, isAbortError } from '../service/errors';
 import { clip, cleanText, type LookupRequest, type LookupValue } from '../encyclopedia/lookupTypes';
-import { toolSpec, type AxoToolName } from './axoToolSpecs';
-import { answerResult, articleResult, searchResult } from './toolResults';
+import { scrubKeyShapes } from '../service/keyShapes';
+import { RESULT_FRAME, toolSpec, type AxoToolName } from './axoToolSpecs';
+import { answerResult, articleResult, searchResult, withinBudget } from './toolResults';
 
 /** What a tool call gives back: text for the model, and whether it reports a failure. */
 export interface ToolOutcome {
@@ -22,10 +23,20 @@ export interface ToolLookups {
    * inside VS Code, "the AXO_API_KEY environment variable …" for the stdio server.
    */
   keyAdvice: string;
+  /** Removes the user's own keys from text (the session's scrubber); a tool input passes it before it is sent. */
+  scrubKeys?(text: string): string;
 }
 
-/** A tool's input checked: its one string, trimmed; or the sentence saying what is wrong with it. */
-export function checkToolInput(name: string, input: unknown): { value: string } | { problem: string } {
+/**
+ * A tool's input checked: its one string, trimmed, with key-shaped runs removed (`scrubKeyShapes`, then
+ * `scrubKeys`: the user's own keys); or the sentence saying what is wrong with it. A model chooses the input, and a
+ * hostile answer may have asked it to look up a secret.
+ */
+export function checkToolInput(
+  name: string,
+  input: unknown,
+  scrubKeys: (text: string) => string = (text) => text,
+): { value: string } | { problem: string } {
   const spec = toolSpec(name);
   if (!spec) {
     return { problem: `There is no AXO tool named “${clip(String(name), 60)}”.` };
@@ -39,7 +50,7 @@ export function checkToolInput(name: string, input: unknown): { value: string } 
       problem: `The ${spec.argument} is ${raw.length} characters long; ${spec.name} takes at most ${spec.maxLength}.`,
     };
   }
-  return { value: cleanText(raw) };
+  return { value: cleanText(scrubKeyShapes(scrubKeys(raw))) };
 }
 
 /**
@@ -52,38 +63,46 @@ export class AxoToolRunner {
 
   /** What the tool is doing, for progress: `Looking up “Alan Turing” in AXO`. */
   invocationMessage(name: string, input: unknown): string {
-    const checked = checkToolInput(name, input);
+    const checked = this.check(name, input);
     const what = 'value' in checked ? `“${clip(checked.value, 80)}”` : 'that';
     return name === 'axo_search' ? `Searching AXO for ${what}` : `Looking up ${what} in AXO`;
   }
 
-  /** Runs a tool; an aborted `signal` aborts the request. */
+  /**
+   * Runs a tool; an aborted `signal` aborts the request. The result's first line is `RESULT_FRAME` (what follows is
+   * quoted data), and the whole result holds at most the tool's budget.
+   */
   async run(name: string, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
-    const checked = checkToolInput(name, input);
+    const checked = this.check(name, input);
     if ('problem' in checked) {
       return { text: checked.problem, isError: true };
     }
+    const budget = (toolSpec(name)?.budget ?? 0) - RESULT_FRAME.length - 2;
     try {
-      const text = await this.lookUp(name as AxoToolName, checked.value, signal);
-      return { text, isError: false };
+      const text = await this.lookUp(name as AxoToolName, checked.value, signal, budget);
+      return { text: `${RESULT_FRAME}\n\n${withinBudget(text, budget)}`, isError: false };
     } catch (error) {
-      return { text: this.failure(error, signal), isError: true };
+      return { text: withinBudget(this.failure(error, signal), budget), isError: true };
     }
   }
 
-  private async lookUp(name: AxoToolName, value: string, signal: AbortSignal): Promise<string> {
+  private check(name: string, input: unknown): { value: string } | { problem: string } {
+    return checkToolInput(name, input, (text) => this.lookups.scrubKeys?.(text) ?? text);
+  }
+
+  private async lookUp(name: AxoToolName, value: string, signal: AbortSignal, budget: number): Promise<string> {
     switch (name) {
       case 'axo_ask': {
         const result = await this.lookups.lookup({ kind: 'ask', query: value, model: this.lookups.model() }, signal);
-        return result.kind === 'answer' ? answerResult(result.answer, this.lookups.aboutArticle?.(value)) : '';
+        return result.kind === 'answer' ? answerResult(result.answer, this.lookups.aboutArticle?.(value), budget) : '';
       }
       case 'axo_search': {
         const result = await this.lookups.lookup({ kind: 'search', query: value }, signal);
-        return result.kind === 'search' ? searchResult(value, result.results) : '';
+        return result.kind === 'search' ? searchResult(value, result.results, budget) : '';
       }
       case 'axo_article': {
         const result = await this.lookups.lookup({ kind: 'article', title: value }, signal);
-        return result.kind === 'article' ? articleResult(result.article) : '';
+        return result.kind === 'article' ? articleResult(result.article, budget) : '';
       }
     }
   }
@@ -112,9 +131,14 @@ export class AxoToolRunner {
       case 'notFound':
         return `AXO has no such entry${status}: for an article, find its exact title with axo_search first.`;
       default:
-        return `AXO could not answer: ${oneLine(error.message)}`;
+        return quoted(`AXO could not answer: ${oneLine(error.message)}`);
     }
   }
+}
+
+/** A failure that carries the service's words, framed as a result is (`RESULT_FRAME`). */
+function quoted(sentence: string): string {
+  return `${RESULT_FRAME}\n\n${sentence}`;
 }
 
 /** A message on one line, bounded, so a failure is a sentence and never a dump. */

@@ -10,6 +10,11 @@ export const STDIO_ENV_NAMES = {
   model: 'AXO_MODEL',
   /** The folder of the cache file (default: the user's cache folder). */
   cacheDir: 'AXO_CACHE_DIR',
+  /**
+   * `1` lets the key travel over plain http to another computer (or through a plain http proxy on one); without it
+   * the server refuses such a base URL and says why on stderr.
+   */
+  allowPlainHttp: 'AXO_ALLOW_PLAIN_HTTP',
 } as const;
 
 /** The oldest Node the stdio server runs on (its HTTP client, undici 7, needs it). */

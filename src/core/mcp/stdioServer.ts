@@ -7,6 +7,7 @@ import { LookupCache } from '../encyclopedia/lookupCache';
 import { isLookupValue, lookupKey, type LookupRequest, type LookupValue } from '../encyclopedia/lookupTypes';
 import type { Logger } from '../logger';
 import { HttpClient } from '../net/http';
+import type { KeyGate } from '../net/keyRoute';
 import { parseNoProxy } from '../net/proxy';
 import { AxoClient } from '../service/axoClient';
 import { parseBaseUrl } from '../service/baseUrl';
@@ -18,6 +19,20 @@ import { createAxoMcpServer } from './mcpServer';
 
 /** How long a cached lookup is served (the extension's default `alphaAxo.encyclopedia.cacheTtlHours`). */
 const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Most entries of the server's cache. */
+export const STDIO_CACHE_CAPACITY = 500;
+/** Most characters of JSON the cache's entries hold together (its file is about this size at most). */
+export const STDIO_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+
+/** The server's lookup cache, bounded by entries and by characters (least recently used go first). */
+export function stdioLookupCache(): LookupCache<LookupValue> {
+  return new LookupCache<LookupValue>({
+    capacity: STDIO_CACHE_CAPACITY,
+    maxChars: STDIO_CACHE_MAX_CHARS,
+    ttlMs: () => CACHE_TTL_MS,
+  });
+}
+
 /** How long the server waits for the service (connect, first byte, every gap). */
 const TIMEOUT_MS = 60_000;
 
@@ -57,6 +72,35 @@ function checkBaseUrl(raw: string | undefined): void {
   }
 }
 
+/**
+ * The stdio server's key gate: nobody is there to ask, so plain http to another computer (or through a plain http
+ * proxy on one), where the key would be readable on the network, is refused with a line on stderr, unless
+ * `AXO_ALLOW_PLAIN_HTTP=1` allows it (then said once on stderr too).
+ */
+export function stdioKeyGate(env: NodeJS.ProcessEnv, log: Logger): KeyGate {
+  let said = false;
+  return async (route) => {
+    if (!route.plainHttp) {
+      return route.url;
+    }
+    const where = `${route.url.protocol}//${route.url.host}`;
+    if (env[STDIO_ENV_NAMES.allowPlainHttp]?.trim() === '1') {
+      if (!said) {
+        said = true;
+        log.warn(
+          `The encyclopedia key is sent over plain http to ${where}, as ${STDIO_ENV_NAMES.allowPlainHttp}=1 allows.`,
+        );
+      }
+      return route.url;
+    }
+    const message =
+      `Refused: the encyclopedia key would travel in clear over plain http to ${where} (or through a plain http ` +
+      `proxy). Use an https:// ${STDIO_ENV_NAMES.baseUrl}, or set ${STDIO_ENV_NAMES.allowPlainHttp}=1 to allow it.`;
+    log.error(message);
+    throw new ServiceError('config', message);
+  };
+}
+
 /** A logger to stderr (stdout carries the protocol), with every key the session knows removed. */
 function stderrLogger(scrubber: SecretScrubber, stream: NodeJS.WritableStream): Logger {
   const write = (level: string) => (message: string) => void stream.write(`[${level}] ${scrubber.scrub(message)}\n`);
@@ -85,7 +129,7 @@ export interface StdioServerOptions {
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<() => Promise<void>> {
   const env = options.env ?? process.env;
-  const scrubber = new SecretScrubber();
+  const scrubber = new SecretScrubber().add(env[STDIO_ENV_NAMES.key]);
   const log = stderrLogger(scrubber, options.stderr ?? process.stderr);
   const proxyUrl = env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy;
   const http = new HttpClient(
@@ -99,7 +143,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
       systemCertificates: true,
     }),
     log,
-    { scrubber },
+    { scrubber, keyGate: stdioKeyGate(env, log) },
   );
   const client = new AxoClient({
     http,
@@ -107,8 +151,9 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
     keys: (kind) => Promise.resolve(kind === 'encyclopedia' ? env[STDIO_ENV_NAMES.key] : undefined),
     log,
   });
-  const file = new CacheSnapshotFile(cacheFile(env), isLookupValue);
-  const cache = new LookupCache<LookupValue>({ capacity: 500, ttlMs: () => CACHE_TTL_MS });
+  // A folder the user named may be shared: the server tightens only folders it creates.
+  const file = new CacheSnapshotFile(cacheFile(env), isLookupValue, { tightenExistingFolder: false });
+  const cache = stdioLookupCache();
   const loaded = file.load().then(({ entries }) => void cache.restore(entries));
   const fetchValue = async (request: LookupRequest, signal: AbortSignal): Promise<LookupValue> => {
     checkBaseUrl(env[STDIO_ENV_NAMES.baseUrl]);
@@ -129,6 +174,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<() =>
     },
     model: () => env[STDIO_ENV_NAMES.model]?.trim() || 'axo',
     keyAdvice: `the ${STDIO_ENV_NAMES.key} environment variable in this MCP server's configuration`,
+    scrubKeys: (text) => scrubber.scrub(text),
   });
   const server = createAxoMcpServer(runner, options.version);
   const transport = new StdioServerTransport(options.stdin as never, options.stdout as never);

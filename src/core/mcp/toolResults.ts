@@ -1,56 +1,61 @@
-import { escapeInline } from '../encyclopedia/articleMarkdown';
 import { cleanText, clip } from '../encyclopedia/lookupTypes';
 import type { Answer, Article, Citation, SearchResult } from '../service/normalize';
-import { isWebUrl, webUrl } from '../../shared/links';
-import { ARTICLE_BUDGET_CHARS, MAX_SEARCH_RESULTS, SNIPPET_LENGTH } from './axoToolSpecs';
+import { webUrl } from '../../shared/links';
+import {
+  ANSWER_BUDGET_CHARS,
+  ARTICLE_BUDGET_CHARS,
+  MAX_SEARCH_RESULTS,
+  SEARCH_BUDGET_CHARS,
+  SNIPPET_LENGTH,
+} from './axoToolSpecs';
+import { inertLine, inertText } from './inertMarkdown';
 
 /*
- * The text of a tool result, as the calling model reads it. Everything from the service is made inert first: raw
- * HTML cannot render, a link is a link only when it is http(s) (a `command:` or `javascript:` link keeps its text
- * and loses its target), and control and bidirectional-override characters are dropped.
+ * The text of a tool result, as the calling model reads it: service text made inert (`inertMarkdown.ts`), and every
+ * part bounded, so a result holds at most its tool's budget whatever the service sends: titles, URLs, facts and
+ * sources each have a length of their own, the text is cut to the room left, and `withinBudget` holds the whole.
  */
 
 /** Most sources listed under an answer or an article. */
 const MAX_SOURCES = 10;
+/** Longest title shown of a source, a search result or an article. */
+const TITLE_CHARS = 200;
+/** Longest URL shown; a longer one is left out (a cut URL would lead elsewhere). */
+const URL_CHARS = 400;
+/** Longest fact name and value in an article's facts table. */
+const FACT_NAME_CHARS = 100;
+const FACT_VALUE_CHARS = 300;
+/** Room kept for the line that says what was cut (with the article's URL). */
+const NOTE_ROOM = 520;
 
-/** Control characters but line feed and tab, and the bidirectional overrides and isolates. */
-const INVISIBLE = /[^\P{Cc}\n\t]|[\u202A-\u202E\u2066-\u2069]/gu;
+/** A title from the service on one line, bounded. */
+function titleLine(text: string): string {
+  return inertLine(clip(cleanText(text), TITLE_CHARS));
+}
+
+/** A URL that is http(s) and not longer than `URL_CHARS`, else undefined. */
+function shownUrl(url: string | undefined): string | undefined {
+  const web = webUrl(url);
+  return web && web.length <= URL_CHARS ? web : undefined;
+}
+
 /**
- * An inline link or image `[text](target)`; the target has no line break, and parentheses only one deep. The text
- * holds no `[`, so a line full of `[` is not rescanned from each one (linear time).
+ * `text` cut to at most `budget` characters at a line, with a last line saying so: the hold on the whole result,
+ * whatever its parts did.
  */
-const INLINE_LINK = /\[([^\][\n]*)\]\(((?:[^()\n]|\([^()\n]*\))*)\)/g;
-/** A link reference definition `[label]: target` at the start of a line. */
-const LINK_DEFINITION = /^( {0,3}\[[^\]\n]*\]:)[ \t]*(\S+)/gm;
-
-/** The target of a Markdown link: the part before a title, without the angle brackets it may be written in. */
-function linkTarget(target: string): string {
-  const first = target.trim().split(/\s/, 1)[0] ?? '';
-  return first.replace(/^<|>$/g, '');
-}
-
-/** Service text made inert for a model's context (see the file comment); Markdown itself is kept. */
-export function inertText(text: string): string {
-  return text
-    .replace(INVISIBLE, '')
-    .replace(/</g, '&lt;')
-    .replace(INLINE_LINK, (whole, label: string, target: string) => (isWebUrl(linkTarget(target)) ? whole : label))
-    .replace(LINK_DEFINITION, (whole, label: string, target: string) =>
-      isWebUrl(linkTarget(target)) ? whole : `${label} (link removed)`,
-    )
-    .trim();
-}
-
-/** One line of plain text from the service, inert and escaped for a Markdown line (`<` as `&lt;`, as in text). */
-function inertLine(text: string): string {
-  return escapeInline(text.replace(INVISIBLE, '').replace(/</g, '&lt;'));
+export function withinBudget(text: string, budget: number): string {
+  if (text.length <= budget) {
+    return text;
+  }
+  const note = `\n[Trimmed to fit ${budget} characters.]`;
+  return cutText(text, Math.max(0, budget - note.length)) + note;
 }
 
 /** `[n] Title — URL` lines, the URL only when it is http(s). */
 function sourceLines(citations: readonly Citation[]): string[] {
   return citations.slice(0, MAX_SOURCES).map((c, i) => {
-    const url = webUrl(c.url);
-    return `[${i + 1}] ${inertLine(c.title) || inertLine(url ?? '')}${url ? ` — ${url}` : ''}`;
+    const url = shownUrl(c.url);
+    return `[${i + 1}] ${titleLine(c.title) || inertLine(url ?? '')}${url ? ` — ${url}` : ''}`;
   });
 }
 
@@ -87,24 +92,31 @@ export function articleCitedByTitle(citations: readonly Citation[]): string | un
  * The result of `axo_ask`: the answer, its numbered sources, and the article it is about (`about`, when the caller
  * knows it from a looked-up term; else a citation naming its title), or a sentence when AXO had no answer.
  */
-export function answerResult(answer: Answer, about?: string): string {
-  const text = inertText(answer.text);
+export function answerResult(answer: Answer, about?: string, budget = ANSWER_BUDGET_CHARS): string {
+  const text = inertText(answer.text.slice(0, budget * 4));
   if (!text && answer.citations.length === 0) {
     return `AXO has no answer to “${inertLine(clip(cleanText(answer.query), 120))}”.`;
   }
-  const out = [text || 'AXO gave no answer text, only the sources below.'];
+  const tail: string[] = [];
   if (answer.citations.length) {
-    out.push('', 'Sources:', ...sourceLines(answer.citations));
+    tail.push('', 'Sources:', ...sourceLines(answer.citations));
   }
   const article = about ?? articleCitedByTitle(answer.citations);
   if (article) {
-    out.push('', `About the article: ${inertLine(article)} (read it with axo_article).`);
+    tail.push('', `About the article: ${titleLine(article)} (read it with axo_article).`);
   }
-  return out.join('\n');
+  const room = Math.max(0, budget - tail.join('\n').length - NOTE_ROOM);
+  const shown = cutText(text, room);
+  const out = [shown || 'AXO gave no answer text, only the sources below.', ...tail];
+  if (shown.length < text.length) {
+    const cut = `the answer was cut from ${answer.text.length} to ${shown.length} characters`;
+    out.push('', `[Trimmed to fit ${budget} characters: ${cut}.]`);
+  }
+  return withinBudget(out.join('\n'), budget);
 }
 
 /** The result of `axo_search`: numbered titles with a one-line snippet and URL each, or a sentence when none. */
-export function searchResult(query: string, results: readonly SearchResult[]): string {
+export function searchResult(query: string, results: readonly SearchResult[], budget = SEARCH_BUDGET_CHARS): string {
   const terms = inertLine(clip(cleanText(query), 120));
   if (results.length === 0) {
     return `AXO found no articles for “${terms}”.`;
@@ -112,11 +124,11 @@ export function searchResult(query: string, results: readonly SearchResult[]): s
   const shown = results.slice(0, MAX_SEARCH_RESULTS);
   const lines = shown.map((r, i) => {
     const snippet = r.snippet ? inertLine(clip(cleanText(r.snippet), SNIPPET_LENGTH)) : '';
-    const url = webUrl(r.url);
-    return `${i + 1}. ${inertLine(r.title)}${snippet ? ` — ${snippet}` : ''}${url ? ` (${url})` : ''}`;
+    const url = shownUrl(r.url);
+    return `${i + 1}. ${titleLine(r.title)}${snippet ? ` — ${snippet}` : ''}${url ? ` (${url})` : ''}`;
   });
   const more = results.length > shown.length ? ` (the first ${shown.length} of ${results.length})` : '';
-  return [`AXO search results for “${terms}”${more}:`, ...lines].join('\n');
+  return withinBudget([`AXO search results for “${terms}”${more}:`, ...lines].join('\n'), budget);
 }
 
 /** Cuts text to at most `max` characters at a paragraph break, else a line, else a word. */
@@ -149,8 +161,6 @@ function rowsWithin(rows: readonly string[], max: number): string[] {
 }
 
 const FACTS_HEAD = ['', '## Facts', '', '| Fact | Value |', '| --- | --- |'];
-/** Room kept for the line that says what was cut. */
-const NOTE_ROOM = 320;
 
 /**
  * The result of `axo_article`: title, URL, the text as inert Markdown and the facts as a table, within `budget`
@@ -158,11 +168,16 @@ const NOTE_ROOM = 320;
  * rows, and the last line says what was cut and where the whole article is.
  */
 export function articleResult(article: Article, budget = ARTICLE_BUDGET_CHARS): string {
-  const url = webUrl(article.url);
-  const head = [`# ${inertLine(article.title)}`, ...(url ? [`URL: ${url}`] : []), ''];
+  const url = shownUrl(article.url);
+  const head = [`# ${titleLine(article.title)}`, ...(url ? [`URL: ${url}`] : []), ''];
   const summary = article.summary?.trim();
-  const content = inertText(article.content) || (summary ? inertText(summary) : '');
-  const rows = article.facts.map((f) => `| ${inertLine(f.name)} | ${inertLine(f.value)} |`);
+  // Only what can fit is made inert (inert text is never shorter than a quarter of its source).
+  const source = article.content.trim() ? article.content : (summary ?? '');
+  const content = inertText(source.slice(0, budget * 4));
+  const rows = article.facts.map(
+    (f) =>
+      `| ${inertLine(clip(cleanText(f.name), FACT_NAME_CHARS))} | ${inertLine(clip(cleanText(f.value), FACT_VALUE_CHARS))} |`,
+  );
   const sources = article.citations.length ? ['', 'Sources:', ...sourceLines(article.citations)] : [];
   const fixed = [...head, ...sources].join('\n').length + (rows.length ? FACTS_HEAD.join('\n').length + 1 : 0);
   const room = Math.max(0, budget - fixed - NOTE_ROOM);
@@ -177,7 +192,7 @@ export function articleResult(article: Article, budget = ARTICLE_BUDGET_CHARS): 
   out.push(...sources);
   const cuts: string[] = [];
   if (text.length < content.length) {
-    cuts.push(`the text was cut from ${content.length} to ${text.length} characters`);
+    cuts.push(`the text was cut from ${Math.max(content.length, source.length)} to ${text.length} characters`);
   }
   if (keptRows.length < rows.length) {
     cuts.push(`${keptRows.length} of ${rows.length} facts are shown`);
@@ -186,5 +201,5 @@ export function articleResult(article: Article, budget = ARTICLE_BUDGET_CHARS): 
     const where = url ? ` The whole article is at ${url}.` : '';
     out.push('', `[Trimmed to fit ${budget} characters: ${cuts.join('; ')}.${where}]`);
   }
-  return out.join('\n');
+  return withinBudget(out.join('\n'), budget);
 }

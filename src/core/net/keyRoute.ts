@@ -42,9 +42,23 @@ export function isLoopbackHost(url: URL): boolean {
 
 /** The route a key would take to `url` with these proxy settings, when it needs asking about; else undefined. */
 export function keyRouteOf(url: URL, proxy: ProxySettings): KeyRoute | undefined {
-  const plainHttp = url.protocol === 'http:' && !isLoopbackHost(url);
   const viaProxy = proxyFor(url, proxy);
+  // Plain http through an http:// proxy on another computer travels in clear to that proxy, loopback target or not.
+  const plainHttp = url.protocol === 'http:' && (!isLoopbackHost(url) || remotePlainProxy(viaProxy));
   const tls = url.protocol === 'https:' || (viaProxy?.startsWith('https:') ?? false);
   const unverifiedTls = proxy.strictSSL === false && tls;
   return plainHttp || unverifiedTls ? { url, plainHttp, unverifiedTls } : undefined;
+}
+
+/** Whether a proxy URL is plain `http://` to a host that is not this computer. */
+function remotePlainProxy(proxyUrl: string | undefined): boolean {
+  if (!proxyUrl) {
+    return false;
+  }
+  try {
+    const parsed = new URL(proxyUrl);
+    return parsed.protocol === 'http:' && !isLoopbackHost(parsed);
+  } catch {
+    return false;
+  }
 }

@@ -86,3 +86,23 @@ function withoutTags(html: string): string {
     from = close + 1;
   }
 }
+
+/** The named character references error pages use; any other stays as written. */
+const NAMED: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', amp: '&' };
+
+/**
+ * The text with character references decoded: named (`NAMED`), decimal (`&#115;`) and hexadecimal (`&#x73;`). A page
+ * may write a key with them, so text is decoded before it is scrubbed. One pass, so `&amp;#115;` stays `&#115;`.
+ */
+export function decodeEntities(text: string): string {
+  return text.replace(
+    /&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|([a-zA-Z]{2,6}));/g,
+    (whole, dec?: string, hex?: string, name?: string) => {
+      if (name !== undefined) {
+        return NAMED[name.toLowerCase()] ?? whole;
+      }
+      const code = dec !== undefined ? Number(dec) : parseInt(hex ?? '', 16);
+      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : whole;
+    },
+  );
+}

@@ -3,7 +3,7 @@ import { proxyHost } from '../net/dispatchers';
 import * as l10n from '@vscode/l10n';
 import { boundedJson } from './jsonText';
 import { mediaTypeOf } from '../net/mediaType';
-import { htmlText } from './htmlText';
+import { decodeEntities, htmlText } from './htmlText';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -163,16 +163,6 @@ function messageFromJson(value: unknown, depth = 0): string {
     }
   }
   return boundedJson(value, { maxChars: 1000 }) ?? '';
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&');
 }
 
 function clip(text: string, max = 300): string | undefined {

@@ -28,8 +28,6 @@ export interface SseLimits {
 /** 8 MiB of text, a whole reply's bound (`replyBounds.MAX_REPLY_CHARS`): far above any real event. */
 export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
-/** Largest payload kept for a warning message. */
-const PREVIEW = 120;
 /** Most of an error event in plain words that is shown. */
 const ERROR_WORDS = 300;
 const LF = 10;
@@ -230,7 +228,7 @@ class EventReader {
     try {
       parsed = JSON.parse(payload);
     } catch {
-      this.observer.onSkipped?.('a line was not valid JSON', payload.trim().slice(0, PREVIEW));
+      this.observer.onSkipped?.('a line was not valid JSON', payload);
       return;
     }
     this.event(parsed, payload);
@@ -290,7 +288,7 @@ class EventReader {
     if (result instanceof ServiceError) {
       this.failure = result;
     } else {
-      this.observer.onSkipped?.(result.skipped, raw.trim().slice(0, PREVIEW));
+      this.observer.onSkipped?.(result.skipped, raw);
     }
   }
 
@@ -316,7 +314,7 @@ class EventReader {
     try {
       parsed = JSON.parse(joined);
     } catch {
-      this.observer.onSkipped?.('an event was not valid JSON', joined.trim().slice(0, PREVIEW));
+      this.observer.onSkipped?.('an event was not valid JSON', joined);
       return;
     }
     this.event(parsed, joined);

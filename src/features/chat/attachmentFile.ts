@@ -14,10 +14,13 @@ export type FileRead = ContextItem | string | null;
 /**
  * Reads a file as a context item: its text from an open editor (unsaved edits included), else from the disk after
  * `stat` says it is a regular file within the bound (nothing is read of a folder, a device, a pipe or a file too
- * large). A file whose name looks like a secret is read only after the user confirms that its text will be sent.
+ * large). A file whose name, or whose real path (links resolved), looks like a secret is read only after the user
+ * confirms that its text will be sent.
  */
 export async function readAttachmentFile(uri: vscode.Uri, label: string, log: Logger): Promise<FileRead> {
-  if (looksSecret(uri.path) && !(await confirmSecret(label))) {
+  // A link is judged by where it leads too: `notes.md -> ~/.aws/credentials` is a secret.
+  const real = await realPathOf(uri);
+  if ((looksSecret(uri.path) || looksSecret(real.path)) && !(await confirmSecret(label))) {
     return null;
   }
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

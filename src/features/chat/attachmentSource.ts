@@ -95,7 +95,8 @@ export class AttachmentSource implements vscode.Disposable {
       const uri = byPath.get(relative) as vscode.Uri;
       offered.push({
         view: { id: newId(), kind: 'file', label: path.basename(uri.path), detail: folderOf(uri) },
-        read: () => readAttachmentFile(uri, relative, this.log),
+        // A workspace file may be a link out of the workspace: the drop's rule (its real path inside, or the dialog).
+        read: async () => ((await mayReadDropped(uri, [])) ? readAttachmentFile(uri, relative, this.log) : null),
       });
     }
     const shown = offered.slice(0, MAX_OPTIONS);

@@ -11,12 +11,13 @@ import type { AgentToolsApi, LanguageModelTool, LanguageModelToolResult } from '
  * `alphaAxo.encyclopedia.model`, and only the encyclopedia key (never the billed chat key).
  */
 export function createToolRunner(services: Services): AxoToolRunner {
-  const { encyclopedia: store, settings } = services;
+  const { encyclopedia: store, settings, scrubber } = services;
   return new AxoToolRunner({
     lookup: (request, signal) => store.lookupForTool(request, signal),
     model: () => settings.encyclopediaModel,
     aboutArticle: (question) => store.articlesNamedIn(question, 1)[0]?.title,
     keyAdvice: vscode.l10n.t('the command “AXO: Set Encyclopedia API Key”'),
+    scrubKeys: (text) => scrubber.scrub(text),
   });
 }
 

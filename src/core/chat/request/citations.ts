@@ -22,21 +22,11 @@ export interface KnownArticleUrls {
 }
 
 /**
- * What separates a page's title from its site's name, either side: "Alan Turing - Wikipedia", "Alan Turing |
- * Britannica", "Alan Turing — AXO", "AXO Encyclopedia: Alan Turing" (and the en dash many sites use).
- */
-const SITE_SEPARATORS: readonly string[] = [' - ', ' | ', ' — ', ' – ', ': '];
-
-/** Titles longer than this are matched whole only (no site name is looked for in them). */
-const SITE_TITLE_MAX_CHARS = 300;
-
-/**
  * The rule for "is this an AXO article", and which one: a citation without a URL is one (AXO cites its own articles
- * by title); so is one whose URL's last path segment names its title, with or without a site name (`namedArticle`:
- * "Alan Turing - Wikipedia" at `…/wiki/Alan_Turing` is the article "Alan Turing"); so is a URL the encyclopedia
- * returned for an article (`known`: that article), and one whose origin is among `articleOrigins`, the origins the
- * encyclopedia serves its articles from (see `articleOriginsOf`). Any other http(s) URL is a web page; anything else
- * (`javascript:`, `file:`, a URL with a user name) opens nothing.
+ * by title); so is a URL the encyclopedia returned for an article (`known`: that article), and one whose origin is
+ * among `articleOrigins`, the origins the encyclopedia serves its articles from (see `articleOriginsOf`). Any other
+ * http(s) URL is a web page, however its title resembles its path; anything else (`javascript:`, `file:`, a URL
+ * with a user name) opens nothing.
  */
 export function sourceTarget(
   citation: Citation,
@@ -56,7 +46,7 @@ export function sourceTarget(
   if (!WEB_LINK_SCHEMES.includes(parsed.protocol) || hasCredentials(parsed)) {
     return { kind: 'none' };
   }
-  const named = namedArticle(citation) ?? known?.titleAt(parsed.href);
+  const named = known?.titleAt(parsed.href);
   if (named) {
     return { kind: 'article', title: named };
   }
@@ -73,21 +63,16 @@ export function sourceTargets(
   baseUrl: string | undefined,
   known?: KnownArticleUrls,
 ): SourceTarget[] {
-  const origins = articleOriginsOf(sources, baseUrl, known);
+  const origins = articleOriginsOf(baseUrl, known);
   return sources.map((source) => sourceTarget(source, origins, known));
 }
 
 /**
- * The origins the encyclopedia serves its articles from, as far as is known: the service's own (`baseUrl`), the
- * origins of the article URLs it returned (`known`), and the origin of every source whose URL's last path segment
- * names its own title (`namedArticle`), which is how an encyclopedia links its articles. Another source on such an
- * origin is an article too.
+ * The origins the encyclopedia serves its articles from, as far as it has said: the service's own (`baseUrl`) and
+ * the origins of the article URLs it returned (`known`). A source elsewhere is a web page, whatever its title and URL
+ * look like: "Promise - JavaScript | MDN" at `…/Promise` is MDN's page, not the article "Promise".
  */
-export function articleOriginsOf(
-  sources: readonly Citation[],
-  baseUrl: string | undefined,
-  known?: KnownArticleUrls,
-): string[] {
+export function articleOriginsOf(baseUrl: string | undefined, known?: KnownArticleUrls): string[] {
   const origins = new Set<string>();
   const base = baseUrl ? originOf(baseUrl) : undefined;
   if (base) {
@@ -96,69 +81,7 @@ export function articleOriginsOf(
   for (const origin of known?.origins() ?? []) {
     origins.add(origin);
   }
-  for (const source of sources) {
-    const url = parseUrl(source.url);
-    if (url && namedArticle(source)) {
-      origins.add(url.origin);
-    }
-  }
   return [...origins];
-}
-
-/**
- * The article a source's URL names, when its last path segment (`_` and `%20` as spaces, case and runs of white space
- * ignored) is the source's title, or the title without a site name before or after it (`SITE_SEPARATORS`):
- * "Alan Turing", "Alan Turing - Wikipedia", "AXO Encyclopedia: Alan Turing" at `…/wiki/Alan_Turing` all name
- * "Alan Turing". The part of the title that matched, as the title writes it; undefined when none does.
- */
-export function namedArticle(citation: Citation): string | undefined {
-  const url = parseUrl(citation.url);
-  const last = url?.pathname.split('/').filter(Boolean).at(-1);
-  if (!last) {
-    return undefined;
-  }
-  let named: string;
-  try {
-    named = fold(decodeURIComponent(last).replace(/_/g, ' '));
-  } catch {
-    return undefined;
-  }
-  const title = citation.title.replace(/\s+/g, ' ').trim();
-  if (!named || !title) {
-    return undefined;
-  }
-  if (fold(title) === named) {
-    return title;
-  }
-  return title.length > SITE_TITLE_MAX_CHARS ? undefined : siteTitlePart(title, named);
-}
-
-/** The part of `title` before or after one of its site separators that folds to `named`. */
-function siteTitlePart(title: string, named: string): string | undefined {
-  for (const separator of SITE_SEPARATORS) {
-    for (let at = title.indexOf(separator); at >= 0; at = title.indexOf(separator, at + 1)) {
-      for (const part of [title.slice(0, at), title.slice(at + separator.length)]) {
-        const trimmed = part.trim();
-        if (trimmed && fold(trimmed) === named) {
-          return trimmed;
-        }
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Text as titles compare: runs of white space as one space, trimmed, lower case. */
-function fold(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase();
-}
-
-function parseUrl(url: string | undefined): URL | undefined {
-  try {
-    return url ? new URL(url.trim()) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The origin of a URL, or undefined when it does not parse. */

@@ -5,13 +5,8 @@ import type { LookupRequest, LookupValue } from '../../../../src/core/encycloped
 import { AxoToolRunner, checkToolInput } from '../../../../src/core/mcp/axoToolRunner';
 import { ARTICLE_BUDGET_CHARS, AXO_TOOL_SPECS, inputSchema } from '../../../../src/core/mcp/axoToolSpecs';
 import { KEY_PLACEHOLDER, mcpClientConfig } from '../../../../src/core/mcp/stdioEnv';
-import {
-  answerResult,
-  articleCitedByTitle,
-  articleResult,
-  inertText,
-  searchResult,
-} from '../../../../src/core/mcp/toolResults';
+import { answerResult, articleCitedByTitle, articleResult, searchResult } from '../../../../src/core/mcp/toolResults';
+import { inertText } from '../../../../src/core/mcp/inertMarkdown';
 import { ServiceError } from '../../../../src/core/service/errors';
 import type { Article } from '../../../../src/core/service/normalize';
 import { repoRoot } from '../../../support/repoRoot';
@@ -164,7 +159,11 @@ describe('AXO tools', () => {
       '<script>x</script> [a](javascript:alert(1)) [b](<command:quit> "t") [ok](https://e.com) ![i](command:x)\n' +
         '[ref]: command:quit\n\u001b[31mred\u202e',
     );
-    assert.equal(text, '&lt;script>x&lt;/script> a b [ok](https://e.com) !i\n[ref]: (link removed)\n[31mred');
+    assert.equal(
+      text,
+      '&lt;script>x&lt;/script> \\[a\\](javascript:alert(1)) \\[b\\](&lt;command:quit> "t") \\[ok\\](https://e.com) ' +
+        '!\\[i\\](command:x)\n\\[ref\\]: command:quit\n\\[31mred',
+    );
   });
 
   it('copy a client configuration that names the variables and never holds a key', () => {
