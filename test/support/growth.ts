@@ -6,7 +6,8 @@ export interface GrowthOptions {
   n: number;
   /**
    * The most the time may grow from n to 8n. Linear work grows 8 times, n log n about 9–10 times, quadratic 64
-   * times: 16 leaves room for a busy machine and still fails a quadratic reader.
+   * times; a collection of the young generation that the larger input overflows can push linear work to 20–30 times
+   * on a busy machine: 32 leaves room for that and still fails a quadratic reader by a factor of 2.
    */
   factor?: number;
   /** Rounds per size; the best round of each counts, so one stall of a busy machine does not decide. */
@@ -62,7 +63,7 @@ export function assertGrowth<T>(
   run: (input: T) => unknown,
   options: GrowthOptions,
 ): Growth {
-  const { factor = 16, floorMs = 15, maxMs = 2_000 } = options;
+  const { factor = 32, floorMs = 25, maxMs = 2_000 } = options;
   let growth = measureGrowth(make, run, options);
   if (growth.largeMs > maxMs || (growth.largeMs > floorMs && growth.ratio > factor)) {
     // Measured once more, with twice the rounds, keeping each size's best: a collection or a busy core that slowed

@@ -1,7 +1,7 @@
 /**
  * Every function that reads text from the service, the workspace, a page or an imported file, with the adversarial
  * inputs it is tried on and the growth test (its `it` title in test/unit) that covers it. `pending`: the page's
- * readers whose growth tests are written with the page's own work; test/unit/readers.test.ts fails when a module
+ * readers whose growth tests are written with the page's own work; test/unit/project/readers.test.ts fails when a module
  * that takes text from an entry point has no row (see there).
  */
 export interface ReaderRow {
@@ -26,21 +26,21 @@ export const READERS: readonly ReaderRow[] = [
     entry: 'readContentDeltas',
     source: 'service',
     inputs: 'many tiny events; one event without a line end; \\r runs',
-    test: 'pending',
+    test: 'the SSE reader takes many tiny events, one event without a line end and CR runs in small chunks in linear time',
   },
   {
     module: 'core/service/sseContent',
     entry: 'simpleContent',
     source: 'service',
     inputs: 'one long data line; escapes repeated',
-    test: 'pending',
+    test: 'the SSE fast path reads one long data line and repeated escapes in linear time',
   },
   {
     module: 'core/service/normalize',
     entry: 'normalizeChatReply',
     source: 'service',
     inputs: 'deep nesting; long strings',
-    test: 'pending',
+    test: 'a chat reply nested thousands of levels deep or made of long strings is normalized in linear time',
   },
   {
     module: 'core/service/httpErrors',
@@ -61,7 +61,7 @@ export const READERS: readonly ReaderRow[] = [
     entry: 'readText',
     source: 'service',
     inputs: 'many tiny chunks; a body past the limit',
-    test: 'pending',
+    test: 'a body of many tiny chunks, or one past the limit, is read in linear time',
   },
   // The encyclopedia and its tools.
   {
@@ -69,21 +69,21 @@ export const READERS: readonly ReaderRow[] = [
     entry: 'lookupMarkdown',
     source: 'service',
     inputs: OPENERS,
-    test: 'pending',
+    test: 'an encyclopedia value of unclosed openers, CR runs and one long line is written as Markdown in linear time',
   },
   {
     module: 'core/encyclopedia/hoverText',
     entry: 'hoverMarkdown',
     source: 'service',
     inputs: OPENERS,
-    test: 'pending',
+    test: 'a hover for an encyclopedia value of unclosed openers, CR runs and one long line is written in linear time',
   },
   {
     module: 'core/encyclopedia/termIndex',
     entry: 'tokenize',
     source: 'workspace',
     inputs: 'one line without a newline; punctuation runs',
-    test: 'pending',
+    test: 'a long line without a newline, punctuation runs and mixed CJK words are tokenized in linear time',
   },
   {
     module: 'core/mcp/inertMarkdown',
@@ -212,6 +212,7 @@ export const PASSES_THROUGH: Readonly<Record<string, string>> = {
   'features/encyclopedia/encyclopediaPrompts': 'hands values to articleMarkdown',
   'features/nativeChat/alphaParticipant': 'hands the stream to VS Code',
   'features/nativeChat/chatHistory': 'copies messages, reads no text',
-  'features/chat/chatViews': 'copies values into page messages',
+  'features/chat/pageData': 'copies values into page messages',
+  'core/mcp/toolResults': 'writes normalized values into results through inertText, each part within its budget',
   'features/chat/conversationTransfer': 'reads a bounded file and hands it to importConversation',
 };

@@ -193,7 +193,7 @@ describe('AXO agent tools', function () {
       assert.doesNotMatch(text, /<script|<img|<iframe|<a |<b /i);
       // A link only where the bracket is not escaped: `\[Quit\](command:…)` is text in Markdown.
       assert.doesNotMatch(text, /(?<!\\)\]\((?:javascript|command):/i);
-      assert.doesNotMatch(text, /\]:\s*command:/i);
+      assert.doesNotMatch(text, /(?<!\\)\]:\s*command:/i);
       assert.doesNotMatch(text, /[\u001b\u202e]/);
     }
     assert.match(results[0], /\[3\] Alan Turing — https:\/\/axo\.example\/wiki\/Alan_Turing/);
