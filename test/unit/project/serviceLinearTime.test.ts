@@ -8,7 +8,7 @@ import { ServiceError } from '../../../src/core/service/errors';
 import { normalizeChatReply } from '../../../src/core/service/normalize';
 import { readContentDeltas } from '../../../src/core/service/sse';
 import { simpleContent } from '../../../src/core/service/sseContent';
-import { assertGrowth, type Growth, type GrowthOptions } from '../../support/growth';
+import { assertGrowth, assertGrowthAsync } from '../../support/growth';
 
 /*
  * The growth tests of the service's readers and the encyclopedia's (rows of test/support/readers.ts). Each input is
@@ -37,62 +37,6 @@ const repeated =
       run(input);
     }
   };
-
-/** CPU time of one awaited run of `work`, in ms (as `assertGrowth` counts it). */
-async function cpuMs(work: () => Promise<unknown>): Promise<number> {
-  const started = process.cpuUsage();
-  await work();
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / 1000;
-}
-
-async function measureAsync<T>(
-  make: (n: number) => T,
-  run: (input: T) => Promise<unknown>,
-  options: GrowthOptions,
-): Promise<Growth> {
-  const rounds = options.rounds ?? 3;
-  const small = make(options.n);
-  const large = make(8 * options.n);
-  await run(small);
-  let smallMs = Infinity;
-  let largeMs = Infinity;
-  for (let i = 0; i < rounds; i++) {
-    smallMs = Math.min(smallMs, await cpuMs(() => run(small)));
-  }
-  for (let i = 0; i < rounds; i++) {
-    largeMs = Math.min(largeMs, await cpuMs(() => run(large)));
-  }
-  return { smallMs, largeMs, ratio: largeMs / Math.max(smallMs, 0.05) };
-}
-
-/**
- * `assertGrowth` for a reader that returns a promise, by the same rules (CPU time, best of rounds, measured once more
- * with twice the rounds before failing). `assertGrowth` times only what runs before `run` returns, and an async
- * reader's work runs after that, in the promise jobs its awaits queue. The bodies below are arrays of chunks behind
- * an async iterable, so a whole read is one run of those jobs: no timer or other test runs inside a measured read.
- */
-async function assertAsyncGrowth<T>(
-  name: string,
-  make: (n: number) => T,
-  run: (input: T) => Promise<unknown>,
-  options: GrowthOptions,
-): Promise<Growth> {
-  const { factor = 16, floorMs = 15, maxMs = MAX_MS } = options;
-  let growth = await measureAsync(make, run, options);
-  if (growth.largeMs > maxMs || (growth.largeMs > floorMs && growth.ratio > factor)) {
-    const again = await measureAsync(make, run, { ...options, rounds: 2 * (options.rounds ?? 3) });
-    const smallMs = Math.min(growth.smallMs, again.smallMs);
-    const largeMs = Math.min(growth.largeMs, again.largeMs);
-    growth = { smallMs, largeMs, ratio: largeMs / Math.max(smallMs, 0.05) };
-  }
-  const said = `${name}: ${growth.smallMs.toFixed(1)} ms at n=${options.n}, ${growth.largeMs.toFixed(1)} ms at 8n`;
-  assert.ok(growth.largeMs <= maxMs, `${said}: over the ${maxMs} ms bound`);
-  if (growth.largeMs > floorMs) {
-    assert.ok(growth.ratio <= factor, `${said}: grew ${growth.ratio.toFixed(1)} times (at most ${factor})`);
-  }
-  return growth;
-}
 
 /** `text` as bytes cut every `step` bytes (a character's bytes may fall in two chunks). */
 function cut(text: string, step: number): Uint8Array[] {
@@ -195,7 +139,7 @@ describe('Service and encyclopedia readers of outside text run in linear time', 
       'unclosed [ lines held for one event': (n) => 'data: [\n'.repeat(n / 4),
     };
     for (const [name, make] of Object.entries(inputs)) {
-      await assertAsyncGrowth(`SSE, ${name}`, (n) => cut(make(n), 5), readSse, { n: 1_000, ...BODY_GROWTH });
+      await assertGrowthAsync(`SSE, ${name}`, (n) => cut(make(n), 5), readSse, { n: 1_000, ...BODY_GROWTH });
     }
     assert.deepEqual(await readSse(cut(inputs['many tiny events'](7), 5)), { text: 'aaaaaaa' });
     assert.deepEqual(await readSse(cut(inputs['a CR run'](3), 5)), { text: 'a' });
@@ -245,7 +189,7 @@ describe('Service and encyclopedia readers of outside text run in linear time', 
 
   it('a body of many tiny chunks, or one past the limit, is read in linear time', async () => {
     // Three-byte chunks split the two bytes of each é; past the limit the body never ends, so only the limit stops it.
-    await assertAsyncGrowth(
+    await assertGrowthAsync(
       'readText, many tiny chunks',
       (n) => cut('é a '.repeat(n), 3),
       (c) => readText(bodyOf(c)),
@@ -261,7 +205,7 @@ describe('Service and encyclopedia readers of outside text run in linear time', 
         return error;
       }
     };
-    await assertAsyncGrowth('readText, a body past the limit', (n) => 2 * n, pastLimit, { n: 4_000, ...BODY_GROWTH });
+    await assertGrowthAsync('readText, a body past the limit', (n) => 2 * n, pastLimit, { n: 4_000, ...BODY_GROWTH });
     assert.equal(await readText(bodyOf(cut('é a '.repeat(3), 3))), 'é a é a é a ');
     const refused = await pastLimit(10 * 1024);
     assert.equal(kindOf(refused), 'badResponse');

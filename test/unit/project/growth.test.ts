@@ -1,0 +1,56 @@
+import * as assert from 'node:assert/strict';
+import { assertGrowth, assertGrowthAsync } from '../../support/growth';
+
+/** Quadratic work on a string: for each character, a scan of everything before it (the stall growth tests catch). */
+function quadratic(text: string): number {
+  let hits = 0;
+  for (let i = 0; i < text.length; i++) {
+    hits += text.lastIndexOf(text[i], i - 1) >= 0 ? 1 : 0;
+    for (let j = 0; j < i; j += 1) {
+      hits += text.charCodeAt(j) & 1;
+    }
+  }
+  return hits;
+}
+
+/** Linear work on the same string (ten passes, so its time at 8n is well above the floor and the growth is judged). */
+function linear(text: string): number {
+  let hits = 0;
+  for (let pass = 0; pass < 10; pass++) {
+    for (let i = 0; i < text.length; i++) {
+      hits += text.charCodeAt(i) & 1;
+    }
+  }
+  return hits;
+}
+
+const make = (n: number) => 'ab'.repeat(n / 2);
+
+describe('the growth test (test/support/growth.ts)', function () {
+  this.timeout(60_000);
+
+  it('passes linear work and fails quadratic work, saying how much it grew', () => {
+    const growth = assertGrowth('linear', make, linear, { n: 400_000 });
+    assert.ok(growth.largeMs > 25, `linear work took ${growth.largeMs} ms at 8n: too little to judge its growth`);
+    assert.throws(
+      () => assertGrowth('quadratic', make, quadratic, { n: 1_000, maxMs: 60_000 }),
+      /quadratic: .* ms at n=1000, .* ms at 8n: grew \d+(\.\d)? times \(at most 32\)/,
+    );
+  });
+
+  it('fails work over its bound at 8n whatever the growth', () => {
+    assert.throws(() => assertGrowth('slow', make, quadratic, { n: 1_000, maxMs: 1 }), /over the 1 ms bound/);
+  });
+
+  it('measures a reader that returns a promise by its awaited work', async () => {
+    const later = async (text: string) => {
+      await Promise.resolve();
+      return quadratic(text);
+    };
+    await assertGrowthAsync('linear, awaited', make, async (text) => linear(text), { n: 400_000 });
+    await assert.rejects(
+      assertGrowthAsync('quadratic, awaited', make, later, { n: 1_000, maxMs: 60_000 }),
+      /quadratic, awaited: .* grew/,
+    );
+  });
+});
