@@ -1,4 +1,5 @@
 import type { ChatHandoff } from '../core/assist/assistPrompts';
+import type { AssistReply } from '../core/assist/assistReply';
 
 /**
  * What the extension's own features may do in the chat view. `extension.ts` hands it to them; it is not a
@@ -9,7 +10,7 @@ export interface ChatEntry {
   ask(handoff: ChatHandoff): Promise<void>;
   /**
    * Reveals the chat and shows the prompt, its context and a reply already received for it from ALPHA (an
-   * assistance command's reply without code), without asking again.
+   * assistance command's reply without code), without asking again, with what fitting its request trimmed.
    */
-  record(handoff: ChatHandoff, reply: string): Promise<void>;
+  record(handoff: ChatHandoff, reply: AssistReply): Promise<void>;
 }

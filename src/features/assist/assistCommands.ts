@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { buildAssistPrompt, buildChatHandoff, selectionLabel, type AssistTask } from '../../core/assist/assistPrompts';
+import type { AssistReply } from '../../core/assist/assistReply';
 import { pickCodeBlock, StreamingCodeBlock, streamingCodeBlock } from '../../core/assist/codeBlocks';
 import { fitProposal } from '../../core/assist/proposalText';
 import { describeError } from '../../core/service/errors';
@@ -90,14 +91,14 @@ export class AssistCommands extends DisposableOwner {
     if (reply === undefined) {
       return;
     }
-    const code = pickCodeBlock(reply, target.document.languageId);
+    const code = pickCodeBlock(reply.text, target.document.languageId);
     if (code === undefined) {
       await this.askInChat(task, target, instruction, reply);
       return;
     }
     const eol = eolOf(target.document);
     const text = fitProposal(code, target.context.selection.text, eol);
-    await this.review.review({ target, text, commandTitle: commandTitle(task) });
+    await this.review.review({ target, text, commandTitle: commandTitle(task), notice: reply.notice });
   }
 
   /** Writes tests for the selection into a new untitled editor of the file's language, as they stream in. */
@@ -123,12 +124,18 @@ export class AssistCommands extends DisposableOwner {
     if (reply === undefined) {
       return;
     }
-    const code = pickCodeBlock(reply, languageId) ?? streamingCodeBlock(reply, languageId)?.code;
+    const code = pickCodeBlock(reply.text, languageId) ?? streamingCodeBlock(reply.text, languageId)?.code;
     if (code === undefined || (!sink.opened && code.trim() === '')) {
       await this.askInChat('tests', target, undefined, reply);
       return;
     }
     await sink.write(code);
+    if (reply.notice) {
+      // An untitled editor has no place for a note beside the code: the trim is told once the tests are written.
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('ALPHA wrote tests for {0}. {1}', selectionLabel(target.context), reply.notice),
+      );
+    }
   }
 
   private async target(task: AssistTask, where?: CommandTarget): Promise<AssistTarget | undefined> {
@@ -180,7 +187,12 @@ export class AssistCommands extends DisposableOwner {
    * reply): Explain is asked and streamed there; a reply already received without usable code is shown there as
    * the answer (no second request).
    */
-  private async askInChat(task: AssistTask, target: AssistTarget, instruction?: string, reply?: string): Promise<void> {
+  private async askInChat(
+    task: AssistTask,
+    target: AssistTarget,
+    instruction?: string,
+    reply?: AssistReply,
+  ): Promise<void> {
     const handoff = buildChatHandoff(task, target.context, { instruction });
     try {
       await (reply === undefined ? this.chat.ask(handoff) : this.chat.record(handoff, reply));

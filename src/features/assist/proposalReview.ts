@@ -13,6 +13,8 @@ export interface Proposal {
   text: string;
   /** The command's title, for messages ("Document Selection"). */
   commandTitle: string;
+  /** What fitting the request to the model's context trimmed, in a sentence or a few (absent: nothing was). */
+  notice?: string;
 }
 
 /** What the user decided about a proposal. */
@@ -78,16 +80,14 @@ export class ProposalReview extends DisposableOwner {
     await vscode.commands.executeCommand('vscode.diff', original, modified, title, { preview: false });
     const apply = vscode.l10n.t('Apply');
     const discard = vscode.l10n.t('Discard');
-    // The notification may be closed unanswered: the title bar's buttons stay, and closing the diff discards.
+    const ask = vscode.l10n.t(
+      "Review ALPHA's proposal for {0}, then apply or discard it (also from the diff's title bar).",
+      selectionLabel(target.context),
+    );
+    // The notification may be closed unanswered: the title bar's buttons stay, and closing the diff discards. A trim
+    // of the request is told here, where the user decides, rather than in the diff's title (a short tab label).
     void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t(
-          "Review ALPHA's proposal for {0}, then apply or discard it (also from the diff's title bar).",
-          selectionLabel(target.context),
-        ),
-        apply,
-        discard,
-      )
+      .showInformationMessage(proposal.notice ? `${ask} ${proposal.notice}` : ask, apply, discard)
       .then((choice) => {
         if (choice !== undefined) {
           this.pending.get(key)?.(choice === apply ? 'apply' : 'discard');

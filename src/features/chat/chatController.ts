@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ChatState } from '../../core/chat/runs/chatState';
 import type { PromptQueue } from '../../core/chat/runs/promptQueue';
 import type { ContextItem, Conversation } from '../../core/chat/conversation/conversation';
+import type { AssistReply } from '../../core/assist/assistReply';
 import { sourceTargets } from '../../core/chat/request/citations';
 import { groundQuestion } from '../../core/chat/request/grounding';
 import { DisposableOwner } from '../../host/disposables';
@@ -128,8 +129,8 @@ export class ChatController extends DisposableOwner {
   }
 
   /** Adds a prompt and a reply already received for it (an assistance command's reply without code). */
-  record(text: string, reply: string): Promise<void> {
-    return this.chat.record(text, reply);
+  record(text: string, reply: AssistReply): Promise<void> {
+    return this.chat.record(text, reply.text, reply);
   }
 
   /** Writes a reply again (`messageId`'s, else the last: Regenerate, Retry); the old one stays as a branch. */

@@ -4,7 +4,7 @@ import type { Budget, ChatStateOptions, ExternalChange } from './chatStateTypes'
 import { nextRequestBudget } from '../request/requestBudget';
 import { sendablePath } from '../conversation/compaction';
 import { compactAndTell, undoAndTell, type CompactOutcome } from './compactRun';
-import { newId, type ContextItem, type Conversation } from '../conversation/conversation';
+import { newId, type ContextItem, type Conversation, type StoredMessage } from '../conversation/conversation';
 import type { ConversationSummary } from '../store/conversationSummary';
 import { OperationQueue } from './operationQueue';
 import { addPending, addPrompt, hasPromptTitle, titleFrom } from '../conversation/promptAdd';
@@ -105,9 +105,10 @@ export class ChatState {
 
   /**
    * Adds a prompt with the pending context and a reply already received for it (an assistance command's reply
-   * without code): shown and kept like any answer, without asking ALPHA (and paying) again.
+   * without code): shown and kept like any answer, without asking ALPHA (and paying) again, with what fitting its
+   * request trimmed (`trimmed`) shown on it as on any reply.
    */
-  record(text: string, replyText: string): Promise<void> {
+  record(text: string, replyText: string, trimmed: Pick<StoredMessage, 'notice' | 'trim'> = {}): Promise<void> {
     return this.serial(async () => {
       await this.halt();
       if (!this.addPrompt(text, this.takePending([]))) {
@@ -121,6 +122,8 @@ export class ChatState {
         createdAt: Date.now(),
         status: 'done',
         model: this.options.settings().model,
+        ...(trimmed.notice ? { notice: trimmed.notice } : {}),
+        ...(trimmed.trim ? { trim: trimmed.trim } : {}),
       });
       conversation.updatedAt = Date.now();
       await this.options.holder.saveNow();

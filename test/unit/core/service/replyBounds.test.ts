@@ -11,10 +11,13 @@ import type { Logger } from '../../../../src/core/logger';
 import { MAX_REPLY_BYTES, MAX_REPLY_CHARS } from '../../../../src/core/service/replyBounds';
 import { MAX_EVENT_CHARS } from '../../../../src/core/service/sse';
 
-/** The runtime's collector, exposed for this process (the unit runner starts node without --expose-gc). */
-function collector(): () => void {
+/**
+ * The runtime's collector, exposed for this process (the unit runner starts node without --expose-gc): a full
+ * collection, or with `{ type: 'minor' }` only the young generation's.
+ */
+function collector(): (options?: { type: 'minor' }) => void {
   v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
+  return vm.runInNewContext('gc') as (options?: { type: 'minor' }) => void;
 }
 
 /** A server on 127.0.0.1 that streams `line` gzip-compressed for as long as the client reads. */
@@ -82,8 +85,16 @@ function memoryLogger(): Logger & { lines: string[] } {
   return { lines, trace: push, debug: push, info: push, warn: push, error: push };
 }
 
-/** Streams a reply from `url`, stopping by itself (and failing) past `limit` characters. */
-async function streamUntil(url: string, log: Logger, limit: number): Promise<{ text: string; error: unknown }> {
+/**
+ * Streams a reply from `url`, stopping by itself (and failing) past `limit` characters; `onDelta` runs after each
+ * delta arrived.
+ */
+async function streamUntil(
+  url: string,
+  log: Logger,
+  limit: number,
+  onDelta: () => void = () => undefined,
+): Promise<{ text: string; error: unknown }> {
   const httpClient = new HttpClient(() => ({ timeoutMs: 10_000, proxy: { strictSSL: true, noProxy: [] } }), log);
   const ctx = { http: httpClient, baseUrl: () => url, keys: async () => KEY, log };
   const alpha = new AlphaClient(ctx, () => 10_000);
@@ -92,6 +103,7 @@ async function streamUntil(url: string, log: Logger, limit: number): Promise<{ t
   try {
     for await (const delta of alpha.stream({ model: 'alpha', messages: [{ role: 'user', content: 'hi' }] })) {
       text += delta;
+      onDelta();
       assert.ok(text.length <= limit, `the reply did not end at its bound: ${text.length} characters so far`);
     }
   } catch (caught) {
@@ -111,11 +123,21 @@ describe('A streamed reply has a total bound', function () {
     try {
       gc();
       const before = process.memoryUsage().heapUsed;
-      const { text, error } = await streamUntil(server.url, memoryLogger(), 2 * MAX_REPLY_CHARS);
+      // The peak while the reply streams, sampled after every delta. Each sample follows a collection of the young
+      // generation, so what counts is what the stream holds at that moment (its short-lived garbage would otherwise
+      // add up to the young generation's size, wherever its last collection happened to fall).
+      let peak = before;
+      const sample = () => {
+        gc({ type: 'minor' });
+        peak = Math.max(peak, process.memoryUsage().heapUsed);
+      };
+      const { text, error } = await streamUntil(server.url, memoryLogger(), 2 * MAX_REPLY_CHARS, sample);
       assert.ok(error instanceof ServiceError, `expected the reply's notice, got ${String(error)}`);
       assert.match(error.message, /^The reply was longer than 8 MB of text, more than this extension holds/);
       assert.equal(text.length, MAX_REPLY_CHARS);
       assert.ok(/^x+$/.test(text.slice(-1000)));
+      const held = peak - before;
+      assert.ok(held < 2 * MAX_REPLY_CHARS, `the heap held ${Math.round(held / 1024 / 1024)} MB while streaming`);
       gc();
       const growth = process.memoryUsage().heapUsed - before;
       assert.ok(growth < 2 * MAX_REPLY_CHARS, `the heap grew by ${Math.round(growth / 1024 / 1024)} MB`);

@@ -311,6 +311,15 @@ describe('chat state (src/core/chat/runs/chatState)', () => {
     assert.ok(holder.files.has(holder.conversation.id));
   });
 
+  it("record: keeps a reply's trim with it, shown as on any reply", async () => {
+    const { state, holder } = setup();
+    const notice = "The repository's instructions were left out to make room.";
+    await state.record('Document this', 'No code.', { notice, trim: { limit: 32_000, instructions: true } });
+    const reply = holder.conversation.messages[1];
+    assert.equal(reply.notice, notice);
+    assert.deepEqual(reply.trim, { limit: 32_000, instructions: true });
+  });
+
   it('delete: the conversation shown stops its reply and a new one shows', async () => {
     const { state, holder, source, recorder } = setup();
     source.held = true;
