@@ -9,6 +9,7 @@ import { AttachmentSource } from '../../../src/features/chat/attachmentSource';
 import type { HostLogger } from '../../../src/host/logger';
 import type { Settings } from '../../../src/host/settings';
 import { WorkspaceInstructions } from '../../../src/host/workspaceInstructions';
+import { until } from '../../support/until';
 
 /** Replaces the warning dialog: records each message and answers with the first of `buttons` it offers. */
 function stubDialog(buttons: string[]): { asked: string[]; restore(): void } {
@@ -78,17 +79,13 @@ describe('files behind links: instructions and # attachments follow a link to wh
     link(real, path.join(ws, 'linked-notes.md'));
     let dialog = stubDialog([]);
     try {
-      const offered = async () => {
-        let found: string | undefined;
-        for (let i = 0; i < 40 && !found; i++) {
-          found = (await source.options('linked-notes')).find((o) => o.label === 'linked-notes.md')?.id;
-          if (!found) {
-            await new Promise((resolve) => setTimeout(resolve, 250));
-          }
-        }
-        assert.ok(found, 'the link is offered');
-        return found;
-      };
+      // The file list follows the workspace's file events: wait until it offers the link.
+      const offered = () =>
+        until(
+          async () => (await source.options('linked-notes')).find((o) => o.label === 'linked-notes.md')?.id,
+          'the link is offered',
+          10_000,
+        );
       assert.equal(await source.read(await offered()), null, 'declined: nothing is read');
       assert.equal(dialog.asked.length, 1);
       assert.ok(dialog.asked[0].includes(real), `the dialog names ${real}: ${dialog.asked[0]}`);
