@@ -184,7 +184,14 @@ export const READERS: readonly ReaderRow[] = [
     entry: 'findRanges',
     source: 'page',
     inputs: 'many text nodes; a query of one character',
-    test: 'pending',
+    test: 'finds a query in many text nodes and in one long line in linear time',
+  },
+  {
+    module: 'webview/chat/panels/markdownMatch',
+    entry: 'pieceMatches',
+    source: 'page',
+    inputs: 'many text nodes; a query that almost matches everywhere; one line without a break',
+    test: 'finds a query in many text nodes and in one long line in linear time',
   },
 ];
 

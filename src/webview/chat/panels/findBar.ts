@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { h, iconButton } from '../../shared/dom';
 import { holdSleep } from '../render';
+import { pieceMatches } from './markdownMatch';
 import './findBar.css';
 
 /** The highlight names findBar.css styles (`::highlight(…)`): every match, and the one stepped to. */
@@ -203,11 +204,9 @@ export function findRanges(root: HTMLElement, query: string): Range[] {
     return ranges;
   }
   for (const container of root.querySelectorAll(SEARCHED)) {
-    // The message's text as one string, a line break (which a query from the one-line box cannot hold) between
-    // blocks, and where each text node starts in it.
+    // The message's text nodes in order, and where a block ends between two of them.
     const nodes: Text[] = [];
-    const starts: number[] = [];
-    let text = '';
+    const breakBefore: boolean[] = [];
     let block: Element | null | undefined;
     const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT, {
       acceptNode: (node) =>
@@ -215,45 +214,19 @@ export function findRanges(root: HTMLElement, query: string): Range[] {
     });
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
       const own = node.parentElement?.closest(BLOCK);
-      if (block !== undefined && own !== block) {
-        text += '\n';
-      }
+      breakBefore.push(block !== undefined && own !== block);
       block = own;
-      const value = node.data;
-      const lower = value.toLocaleLowerCase();
       nodes.push(node);
-      starts.push(text.length);
-      // A letter whose lower case has another length (rare) is matched as written, so offsets stay the node's.
-      text += lower.length === value.length ? lower : value;
     }
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-      const first = nodeAt(starts, at, false);
-      const last = nodeAt(starts, at + needle.length, true);
+    const pieces = nodes.map((node) => node.data);
+    for (const match of pieceMatches(pieces, breakBefore, needle)) {
       const range = document.createRange();
-      range.setStart(nodes[first], at - starts[first]);
-      range.setEnd(nodes[last], at + needle.length - starts[last]);
+      range.setStart(nodes[match.first], match.start);
+      range.setEnd(nodes[match.last], match.end);
       ranges.push(range);
     }
   }
   return ranges;
-}
-
-/**
- * The index of the text node holding offset `at` of the joined text (`starts` ascending): for an end offset
- * (`isEnd`), the node it ends in, so a match that ends where a node ends is not moved to the next node's start.
- */
-function nodeAt(starts: readonly number[], at: number, isEnd: boolean): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (isEnd ? starts[mid] < at : starts[mid] <= at) {
-      low = mid;
-    } else {
-      high = mid - 1;
-    }
-  }
-  return low;
 }
 
 /**

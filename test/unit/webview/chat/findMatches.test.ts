@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import { pieceMatches } from '../../../../src/webview/chat/panels/markdownMatch';
+import { assertGrowth } from '../../../support/growth';
+
+describe('the find bar: where a query stands in a message’s text nodes', function () {
+  this.timeout(60_000);
+
+  it('finds matches across pieces, case-insensitively, and never across a block', () => {
+    assert.deepEqual(pieceMatches(['The Zeb', 'ra ran'], [false, false], 'zebra'), [
+      { first: 0, start: 4, last: 1, end: 2 },
+    ]);
+    assert.deepEqual(pieceMatches(['zeb', 'ra'], [false, true], 'zebra'), []);
+    assert.deepEqual(pieceMatches(['aaaa'], [false], 'aa'), [
+      { first: 0, start: 0, last: 0, end: 2 },
+      { first: 0, start: 2, last: 0, end: 4 },
+    ]);
+    // A match ending where a piece ends stays in that piece.
+    assert.deepEqual(pieceMatches(['ab', 'cd'], [false, false], 'ab'), [{ first: 0, start: 0, last: 0, end: 2 }]);
+    assert.deepEqual(pieceMatches(['x'], [false], ''), []);
+  });
+
+  it('finds a query in many text nodes and in one long line in linear time', () => {
+    const nodes = (n: number) => Array.from({ length: n }, (_, i) => (i % 7 === 0 ? 'ab' : 'a'));
+    for (const [name, make, needle] of [
+      ['many one-letter nodes', nodes, 'a'],
+      ['many nodes, a query that almost matches everywhere', nodes, 'aaab'],
+      ['one line without a break', (n: number) => ['a'.repeat(n * 4)], 'a'],
+    ] as const) {
+      assertGrowth(
+        `the find bar, ${name}`,
+        (n) => {
+          const pieces = make(n);
+          return { pieces, breaks: pieces.map((_, i) => i % 50 === 0) };
+        },
+        ({ pieces, breaks }) => pieceMatches(pieces, breaks, needle),
+        { n: 20_000 },
+      );
+    }
+  });
+});
