@@ -8,17 +8,10 @@ import { PIECE_BREAK, agentReply, argsDirective, listedTools } from '../../fakeS
 import type { ChatMessage } from '../../fakeService/chatContent';
 import { startFakeService, type FakeService } from '../../fakeService/fakeService';
 import { ssePayloads } from '../../fakeService/sseTestReader';
+import { CREATE_FILE } from '../../support/toolSpecs';
 
 const TOOLS: ToolSpec[] = [
-  {
-    name: 'create_file',
-    description: 'Create a file.',
-    inputSchema: {
-      type: 'object',
-      properties: { filePath: { type: 'string' }, content: { type: 'string' } },
-      required: ['filePath', 'content'],
-    },
-  },
+  CREATE_FILE,
   {
     name: 'axo_ask',
     description: 'Ask AXO.',

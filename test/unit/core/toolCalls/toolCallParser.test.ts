@@ -3,17 +3,10 @@ import { MAX_CALL_CHARS } from '../../../../src/core/toolCalls/callBlock';
 import { CallParser } from '../../../../src/core/toolCalls/callParser';
 import type { CallEvent, ToolSpec } from '../../../../src/core/toolCalls/toolSpec';
 import { assertGrowth } from '../../../support/growth';
+import { CREATE_FILE } from '../../../support/toolSpecs';
 
 const TOOLS: ToolSpec[] = [
-  {
-    name: 'create_file',
-    description: 'Create a file.',
-    inputSchema: {
-      type: 'object',
-      properties: { filePath: { type: 'string' }, content: { type: 'string' } },
-      required: ['filePath', 'content'],
-    },
-  },
+  CREATE_FILE,
   {
     name: 'read_file',
     description: 'Read a file.',

@@ -2,18 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { ChatMessage } from '../../../../src/core/service/alphaClient';
 import { runToolReply, type ReplyStream } from '../../../../src/core/toolCalls/toolReply';
 import type { ToolCall, ToolSpec } from '../../../../src/core/toolCalls/toolSpec';
+import { CREATE_FILE } from '../../../support/toolSpecs';
 
-const TOOLS: ToolSpec[] = [
-  {
-    name: 'create_file',
-    description: 'Create a file.',
-    inputSchema: {
-      type: 'object',
-      properties: { filePath: { type: 'string' }, content: { type: 'string' } },
-      required: ['filePath', 'content'],
-    },
-  },
-];
+const TOOLS: ToolSpec[] = [CREATE_FILE];
 const GOOD = '```tool_call\n{"name":"create_file","arguments":{"filePath":"/a","content":"hi"}}\n```\n';
 const BAD = '```tool_call\n{"name":"create_file","arguments":{"filePath":"/a"}}\n```\n';
 
