@@ -77,6 +77,29 @@ export interface MessageView {
   speed?: SpeedView;
   /** Where the message stands among its siblings (other versions of an edited prompt or a regenerated reply). */
   branch?: BranchView;
+  /** A reply's tool calls, in the order written (absent: it called none). */
+  steps?: StepView[];
+  /** How many requests the reply took (absent or 1: one; each tool round trip is another billed request). */
+  requests?: number;
+}
+
+/** What ALPHA may use in a conversation (see src/core/chat/tools/chatTool.ts). */
+export type ToolAccessView = 'none' | 'axo' | 'read' | 'edit';
+
+/**
+ * One tool call of a reply, drawn as a step in it: "Read `src/app.ts`, lines 1–120" (`title`, code in backticks). It
+ * sits at `offset`, the length of the reply's text when the call was written; `result` is what went to ALPHA (absent
+ * while it runs); `review`: its proposed edit's review can be opened; `sources`: the reply's source numbers it added.
+ */
+export interface StepView {
+  id: string;
+  tool: string;
+  title: string;
+  status: 'running' | 'done' | 'refused' | 'failed' | 'stopped';
+  offset: number;
+  result?: string;
+  review?: boolean;
+  sources?: number[];
 }
 
 /** A message's place among its siblings, 1-based: "‹ 2 / 3 ›". */
@@ -97,18 +120,16 @@ export interface UsageView {
 export interface SpeedView {
   /** From the request sent to the first token, in milliseconds. */
   firstTokenMs: number;
-  /** Output tokens per second; absent when the reply has no end or no usable span. */
+  /** Output tokens per second (absent: no end or no usable span); `estimated`: counted by estimate, not reported. */
   tokensPerSecond?: number;
-  /** The tokens counted are the estimate, not the service's report. */
   estimated: boolean;
 }
 
 /** One source of a grounded reply, as the "Sources" list shows it. */
 export interface SourceView {
   title: string;
-  /** `article` opens in the Encyclopedia view, `web` its http(s) URL, `none` nothing (a URL that may not open). */
+  /** `article` opens in the Encyclopedia view, `web` its http(s) `url` (shown), `none` nothing (may not open). */
   kind: 'article' | 'web' | 'none';
-  /** The web address shown for a `web` source. */
   url?: string;
 }
 
@@ -118,9 +139,8 @@ export interface ConversationSummaryView {
   title: string;
   updatedAt: number;
   messageCount: number;
-  /** Listed above the others. */
+  /** `pinned`: listed above the others; `here`: started in this window's workspace ("This workspace" shows these). */
   pinned: boolean;
-  /** Started in this window's workspace (the "This workspace" filter shows these). */
   here: boolean;
 }
 
@@ -159,9 +179,8 @@ export interface BudgetView {
 
 /** The repository's instructions, as the composer's chip shows them. */
 export interface InstructionsView {
-  /** The files sent, in order; a chip opens one by its index here. */
+  /** The files sent, in order (a chip opens one by its index here), and the whole message's estimate. */
   files: { label: string; tokens: number }[];
-  /** The estimate of the whole instructions message. */
   tokens: number;
   /** What was cut, left out or not read for the bounds. */
   notice?: string;
@@ -169,9 +188,8 @@ export interface InstructionsView {
 
 /** How the page speaks and sizes its text (`alphaAxo.chat.announceReplies`, `alphaAxo.chat.fontSize`). */
 export interface ChatDisplayView {
-  /** What a screen reader is told when a reply ends: its first sentence, all of it, or only that it ended. */
+  /** What a screen reader is told when a reply ends (its first sentence, all, or that it ended); text px (0: VS Code's). */
   announceReplies: 'firstSentence' | 'whole' | 'startAndEnd';
-  /** The text size in pixels; 0 follows VS Code's. */
   fontSize: number;
 }
 
@@ -216,18 +234,16 @@ export interface ChatStateView {
   hasSelection: boolean;
   /** "Ground with AXO" is on for this conversation. */
   groundWithAxo: boolean;
+  /** What ALPHA may use in this conversation; absent where tool calling is off (the control is hidden). */
+  toolAccess?: ToolAccessView;
   /** The list's filter, remembered per window; absent in a window without a workspace (the list shows all). */
   historyScope?: HistoryScope;
   /**
-   * The usage of each reply off the path shown (other versions of regenerated replies, and the replies after an
-   * edited prompt's other versions): the running total counts every reply the service was asked for. Present (maybe
-   * empty) only when the conversation has other versions.
+   * The running total counts every request the service was asked for: `otherVersions` the usage of each reply off
+   * the path shown (other versions of regenerated replies and the replies after an edited prompt's other versions;
+   * present, maybe empty, only when there are such), `summaries` each compaction's summary (undone ones too: billed).
    */
   otherVersions?: UsageView[];
-  /**
-   * The usage of each summary a compaction asked ALPHA for (undone ones too: they were billed): the running total
-   * counts them. Absent when the conversation was never compacted or no summary has usage.
-   */
   summaries?: UsageView[];
   /** The prompts waiting their turn (absent: none, and queueing on). */
   queue?: QueueView;
@@ -260,6 +276,8 @@ export type HostToWebview =
     }
   /** Host → webview: the next piece of the reply `requestId`, to append as is. */
   | { type: 'chat/delta'; requestId: number; text: string }
+  /** Host → webview: a step of the streaming reply began or changed (matched by `step.id`). */
+  | { type: 'chat/step'; requestId: number; step: StepView; sources?: SourceView[] }
   /** Host → webview: a remark on the streaming reply known only once it started (a grounding note, a trim). */
   | { type: 'chat/notice'; requestId: number; notice: string }
   /** Host → webview: the reply ended normally or was stopped; what arrived stays. */
@@ -368,6 +386,10 @@ export type WebviewToHost =
   | { type: 'reply/openAsText'; messageId?: string }
   /** Webview → host: the "Ground with AXO" toggle of this conversation was switched. */
   | { type: 'chat/ground'; on: boolean }
+  /** Webview → host: the control of what ALPHA may use in this conversation was set. */
+  | { type: 'chat/tools'; access: ToolAccessView }
+  /** Webview → host: open the review of a step's proposed edit again. */
+  | { type: 'step/review'; messageId: string; stepId: string }
   /** Webview → host: open source `index` (0-based) of a reply. */
   | { type: 'source/open'; messageId: string; index: number }
   /** Webview → host: `#query` was typed in the composer: what may be attached? */

@@ -1,4 +1,4 @@
-import type { ChatErrorAction, HistoryScope, WebviewToHost } from './chatProtocol';
+import type { ChatErrorAction, HistoryScope, ToolAccessView, WebviewToHost } from './chatProtocol';
 import { MAX_SHORT, bare, isIndex, isOneOf, isShort, isText, type Validator } from './validate';
 
 // The run-time half of chatProtocol.ts: what a chat page sends is checked against this table before the host
@@ -6,6 +6,9 @@ import { MAX_SHORT, bare, isIndex, isOneOf, isShort, isText, type Validator } fr
 
 /** Every filter of the list. */
 export const HISTORY_SCOPES: readonly HistoryScope[] = ['workspace', 'all'];
+
+/** Every level of what ALPHA may use in a conversation. */
+export const TOOL_ACCESS_VIEWS: readonly ToolAccessView[] = ['none', 'axo', 'read', 'edit'];
 
 /** The error actions a page may ask for. */
 const CHAT_ERROR_ACTIONS: readonly ChatErrorAction[] = ['setChatKey', 'retry', 'openSettings', 'none'];
@@ -52,6 +55,8 @@ export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'reply/openAsText': (m) => m.messageId === undefined || isShort(m.messageId),
   'chat/ground': (m) => typeof m.on === 'boolean',
   'source/open': (m) => isShort(m.messageId) && isIndex(m.index),
+  'chat/tools': (m) => isOneOf(m.access, TOOL_ACCESS_VIEWS),
+  'step/review': (m) => isShort(m.messageId) && isShort(m.stepId),
   'attach/query': (m) => isText(m.query, MAX_SHORT),
   'attach/add': (m) => isShort(m.id),
   'attach/drop': (m) => Array.isArray(m.uris) && m.uris.length <= 100 && m.uris.every(isShort),

@@ -5,7 +5,7 @@ import type { ErrorAction } from '../../core/service/errors';
 import * as l10n from '@vscode/l10n';
 import { CHAT_LINK_SCHEMES, isUrlInTexts, openableLink } from '../../core/service/links';
 import type { Logger } from '../../core/logger';
-import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
+import type { HostToWebview, ToolAccessView, WebviewToHost } from '../../protocol/chatProtocol';
 import type { ContextItem } from '../../core/chat/conversation/conversation';
 import type { AttachmentSource } from './attachmentSource';
 import type { ChatController } from './chatController';
@@ -61,6 +61,13 @@ export interface RouterDeps {
   attachments?: Pick<AttachmentSource, 'options' | 'read' | 'readDropped'>;
   /** Says why something could not be attached (a warning the user sees). */
   refuse?(reason: string): void;
+  /** ALPHA's tools in this chat (absent: tool calling is off, and the page shows no control). */
+  tools?: {
+    /** Sets what ALPHA may use in the conversation shown. */
+    setAccess(access: ToolAccessView): Promise<void>;
+    /** Opens the review of a step's proposed edit again. */
+    openReview(messageId: string, stepId: string): Promise<void>;
+  };
 }
 
 /**
@@ -149,6 +156,12 @@ export class ChatRouter implements SurfaceHost {
         return c.setGround(message.on);
       case 'source/open':
         return c.openSource(message.messageId, message.index);
+      case 'chat/tools':
+        return this.deps.tools ? this.deps.tools.setAccess(message.access) : this.drop('chat/tools with tools off');
+      case 'step/review':
+        return this.deps.tools
+          ? this.deps.tools.openReview(message.messageId, message.stepId)
+          : this.drop('step/review with tools off');
       case 'model/select':
         return isSelectableModel(message.id) ? this.deps.setChatModel(message.id) : this.drop('an unknown model');
       case 'attach/query': {

@@ -47,6 +47,8 @@ const CHAT_GOOD: Record<ChatMessage['type'], ChatMessage> = {
   'reply/openAsText': { type: 'reply/openAsText' },
   'chat/ground': { type: 'chat/ground', on: true },
   'source/open': { type: 'source/open', messageId: 'm1', index: 0 },
+  'chat/tools': { type: 'chat/tools', access: 'read' },
+  'step/review': { type: 'step/review', messageId: 'm1', stepId: 's1' },
   'attach/query': { type: 'attach/query', query: 'not' },
   'attach/add': { type: 'attach/add', id: 'o1' },
   'attach/drop': { type: 'attach/drop', uris: ['file:///ws/notes.md'] },
@@ -89,6 +91,9 @@ const NOT_MESSAGES: unknown[] = [
 
 /** Chat messages of a known type with a field out of bounds. */
 const CHAT_BAD: unknown[] = [
+  { type: 'chat/tools', access: 'write' },
+  { type: 'chat/tools' },
+  { type: 'step/review', messageId: 'm1' },
   { type: 'chat/send' },
   { type: 'chat/send', text: 5 },
   { type: 'chat/send', text: 'x'.repeat(MAX_TEXT + 1) },
@@ -314,6 +319,9 @@ describe('webview messages: the chat router', () => {
     { type: 'link/open', url: 'file:///etc/passwd' },
     { type: 'image/load', url: 'https://img.example/not-shown.png' },
     { type: 'image/load', url: 'http://169.254.169.254/latest/meta-data/' },
+    // A window with tool calling off has no tools to set or review.
+    CHAT_GOOD['chat/tools'],
+    CHAT_GOOD['step/review'],
   ];
 
   it('does nothing with each forbidden message, and logs why', async () => {
