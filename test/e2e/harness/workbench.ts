@@ -33,12 +33,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       await page.keyboard.press('F1');
       await input.fill(`>${title}`, { timeout: 3_000 });
       await row.waitFor({ state: 'visible', timeout: 2_000 });
-      // Enter when the row is the palette's active one (a click can miss a list that is still being drawn).
-      if ((await page.locator(`${QUICK_INPUT_ROW}.focused`).filter({ has: label }).count()) > 0) {
-        await input.press('Enter', { timeout: 3_000 });
-      } else {
-        await row.click({ timeout: 3_000 });
-      }
+      // Enter on the row once it is the palette's active one, moved to with the arrow keys: a click can land on
+      // another row of a list that is still being drawn, and a recently used command may be listed first.
+      await focusRow(page, input, label);
+      await input.press('Enter', { timeout: 3_000 });
       break;
     } catch (error) {
       if (Date.now() > deadline) {
@@ -54,6 +52,25 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     10_000,
     `the palette did not close after choosing "${title}"`,
   );
+}
+
+/** Moves the palette's active row down to the one with `label` (at most 20 rows); throws when it is not reached. */
+async function focusRow(page: Page, input: Locator, label: Locator): Promise<void> {
+  const focused = page.locator(`${QUICK_INPUT_ROW}.focused`);
+  for (let moves = 0; moves <= 20; moves++) {
+    if ((await focused.filter({ has: label }).count()) > 0) {
+      return;
+    }
+    const before = await focused.getAttribute('data-index', { timeout: 1_000 }).catch(() => null);
+    await input.press('ArrowDown', { timeout: 3_000 });
+    // The list answers the key in its own time: wait for the active row to move before looking again.
+    await poll(
+      async () => (await focused.getAttribute('data-index', { timeout: 1_000 }).catch(() => null)) !== before,
+      2_000,
+      'the palette did not move to the next row',
+    );
+  }
+  throw new Error('the command is not among the first rows of the palette');
 }
 
 /** The input of the quick-input widget once it is visible: after {@link runCommand}, the command's own input box. */
