@@ -34,7 +34,8 @@ export function argsDirective(args: unknown): string {
  * The scripted agent: when a request carries the tools message, it answers like a model that follows it. The last
  * prompt (the last user message that is neither a tool result nor the extension's retry request) names a mode with
  * `#agent:MODE`, the tool with `#tool:NAME` (default `create_file` when listed, else the first tool listed) and the
- * arguments with `#args:B64` (default `{}`):
+ * arguments with `#args:B64` (default `{}`). Each directive may start with `%` instead of `#`: VS Code's own chat
+ * takes `#name` for one of its references and rewrites it.
  * - `call`: a sentence, then the call; `two`: two calls in one reply;
  * - `split`: one call for every position of the marker line, each streamed cut at that position;
  * - `fix`: a call with broken JSON, then, asked again, the right call; `broken`: broken JSON both times.
@@ -51,13 +52,13 @@ export function agentReply(messages: readonly ChatMessage[]): string | undefined
   const prompt = [...messages]
     .reverse()
     .find((m) => m.role === 'user' && !m.content.startsWith('Result of ') && !isRetry(m.content));
-  const mode = /#agent:(\w+)/.exec(prompt?.content ?? '')?.[1];
+  const mode = /[#%]agent:(\w+)/.exec(prompt?.content ?? '')?.[1];
   if (!mode || !prompt) {
     return undefined;
   }
   const tools = listedTools(messages);
-  const name = /#tool:([\w-]+)/.exec(prompt.content)?.[1] ?? (tools.includes('create_file') ? 'create_file' : tools[0]);
-  const b64 = /#args:([A-Za-z0-9_-]+)/.exec(prompt.content)?.[1];
+  const name = /[#%]tool:([\w-]+)/.exec(prompt.content)?.[1] ?? (tools.includes('create_file') ? 'create_file' : tools[0]);
+  const b64 = /[#%]args:([A-Za-z0-9_-]+)/.exec(prompt.content)?.[1];
   const args: unknown = b64 ? JSON.parse(Buffer.from(b64, 'base64url').toString('utf8')) : {};
   const call = `${MARKER}${JSON.stringify({ name, arguments: args })}\n\`\`\`\n`;
   const broken = `${MARKER}{"name": "${name}", "arguments": {oops}}\n\`\`\`\n`;

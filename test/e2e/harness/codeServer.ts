@@ -22,6 +22,8 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** Files to create in the workspace folder, by relative path. */
   workspaceFiles?: Record<string, string>;
+  /** Files to create in the user data's `User` folder before the server starts (VS Code's own state files). */
+  userFiles?: Record<string, string>;
   /** Binds this port instead of a random free one. */
   port?: number;
   /**
@@ -131,6 +133,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   // VS Code puts its IPC sockets in XDG_RUNTIME_DIR, which must exist and be private.
   fs.mkdirSync(path.join(runDir, 'xdg', 'runtime'), { recursive: true, mode: 0o700 });
   writeSettings(dirs.userDataDir, options);
+  for (const [name, text] of Object.entries(options.userFiles ?? {})) {
+    fs.writeFileSync(path.join(dirs.userDataDir, 'User', name), text);
+  }
   writeWorkspace(dirs.workspaceDir, options.workspaceFiles ?? {});
 
   const env = serverEnv(runDir, options.env ?? {});

@@ -32,7 +32,8 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       await widget.waitFor({ state: 'hidden', timeout: 2_000 });
       await page.keyboard.press('F1');
       await input.fill(`>${title}`, { timeout: 3_000 });
-      await row.waitFor({ state: 'visible', timeout: 2_000 });
+      // The first time, the palette gathers every command: on a busy machine that takes seconds.
+      await row.waitFor({ state: 'visible', timeout: 10_000 });
       // Enter on the row once it is the palette's active one, moved to with the arrow keys: a click can land on
       // another row of a list that is still being drawn, and a recently used command may be listed first.
       await focusRow(page, input, label);
@@ -40,7 +41,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       break;
     } catch (error) {
       if (Date.now() > deadline) {
-        throw new Error(`could not run "${title}" from the palette within ${timeoutMs} ms`, { cause: error });
+        const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        throw new Error(`could not run "${title}" from the palette within ${timeoutMs} ms (last: ${why})`, {
+          cause: error,
+        });
       }
     }
   }
