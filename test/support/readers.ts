@@ -216,6 +216,7 @@ export const PASSES_THROUGH: Readonly<Record<string, string>> = {
   'core/encyclopedia/encyclopediaStore': 'keeps normalized values, reads no text of them',
   'core/chat/request/requestBuilder': 'puts bounded, normalized text into requests',
   'core/chat/conversation/conversation': 'types only',
+  'core/chat/tools/chatTool': 'types and the access levels only',
   'features/encyclopedia/encyclopediaPrompts': 'hands values to articleMarkdown',
   'features/nativeChat/alphaParticipant': 'hands the stream to VS Code',
   'features/nativeChat/chatHistory': 'copies messages, reads no text',

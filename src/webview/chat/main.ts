@@ -198,6 +198,9 @@ class ChatApp {
         );
         applyTextSize(document.documentElement, message.display.fontSize);
         return;
+      case 'chat/step':
+        // Drawn once the page shows steps; until then the reply's text streams on and a redraw brings them.
+        return;
       default: {
         // Every HostToWebview type has a case: a type added to the protocol without one fails to compile here.
         const unhandled: never = message;

@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { codeServerEntry, logDirFor, node24Path, runDirFor } from './paths';
+import { createHash } from 'node:crypto';
+import { codeServerEntry, logDirFor, node24Path, runDirFor, vscodeTestDir } from './paths';
 
 /** How to start one code-server. */
 export interface CodeServerOptions {
@@ -141,7 +142,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const env = serverEnv(runDir, options.env ?? {});
   const common = ['--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
   if (options.vsix) {
-    installExtension(options.vsix, common, env);
+    installExtension(options.vsix, dirs.extensionsDir, env);
   }
 
   const port = options.port ?? (await freePort());
@@ -277,18 +278,42 @@ function serverEnv(runDir: string, extra: Record<string, string>): NodeJS.Proces
   };
 }
 
-function installExtension(vsix: string, common: string[], env: NodeJS.ProcessEnv): void {
+/**
+ * Installs the .vsix into `extensionsDir`. code-server installs it once per package (its path, size and time) and
+ * host into a folder under .vscode-test; each run gets a copy, with the manifest's paths pointing at the copy. That
+ * is what the install writes, and saves a code-server start per run.
+ */
+function installExtension(vsix: string, extensionsDir: string, env: NodeJS.ProcessEnv): void {
   if (!fs.existsSync(vsix)) {
     throw new Error(`${vsix} is missing: package the extension with \`node scripts/package.mjs\``);
   }
-  const result = spawnSync(node24Path, [codeServerEntry, ...common, '--install-extension', vsix, '--force'], {
-    env,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (result.status !== 0) {
-    throw new Error(`installing ${vsix} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}`);
+  const stat = fs.statSync(vsix);
+  const key = createHash('sha256')
+    .update(`${codeServerEntry}\n${path.resolve(vsix)}\n${stat.size}\n${stat.mtimeMs}`)
+    .digest('hex')
+    .slice(0, 16);
+  const installed = path.join(vscodeTestDir, 'installed-vsix', key);
+  if (!fs.existsSync(path.join(installed, 'extensions.json'))) {
+    const work = `${installed}.${process.pid}`;
+    fs.rmSync(work, { recursive: true, force: true });
+    const args = ['--user-data-dir', path.join(work, 'ud'), '--extensions-dir', path.join(work, 'exts')];
+    const result = spawnSync(node24Path, [codeServerEntry, ...args, '--install-extension', vsix, '--force'], {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (result.status !== 0) {
+      throw new Error(
+        `installing ${vsix} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}`,
+      );
+    }
+    fs.rmSync(installed, { recursive: true, force: true });
+    fs.renameSync(path.join(work, 'exts'), installed);
+    fs.rmSync(work, { recursive: true, force: true });
   }
+  fs.cpSync(installed, extensionsDir, { recursive: true });
+  const manifest = path.join(extensionsDir, 'extensions.json');
+  fs.writeFileSync(manifest, fs.readFileSync(manifest, 'utf8').split(installed).join(extensionsDir));
 }
 
 /** A port that was free a moment ago (the kernel's pick for port 0). */
