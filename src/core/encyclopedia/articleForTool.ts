@@ -17,6 +17,7 @@ import {
   sectionSource,
   sectionText,
   splitSections,
+  type ArticleSection,
   type OutlineEntry,
 } from './articleSections';
 import { clip, cleanText } from './lookupTypes';
@@ -154,93 +155,123 @@ export function articleForTool(article: Article, options: ArticleToolOptions): A
   const source = sectionSource(raw);
   const sections = splitSections(source);
   const entries = articleOutline(source, sections);
-  const { head, sources, url } = articleFrame(article);
   const wanted = options.section?.trim() ?? '';
   const base = {
     title: plain(article.title, 200),
-    ...(url ? { url } : {}),
     facts: structuredFacts(article, Math.floor(budget / 2)),
     factCount: article.facts.length,
     sectionCount: sections.length,
+    sections: entries.slice(0, outlineLines(entries, Math.floor(budget * OUTLINE_SHARE)).listed).map(structuredEntry),
     ...(wanted ? { requested: plain(wanted, ECHO_CHARS) } : {}),
   };
-  const listAll = (room: number) => outlineLines(entries, room);
-  const shareListed = listAll(Math.floor(budget * OUTLINE_SHARE)).listed;
-  const outlineData = entries.slice(0, shareListed).map(structuredEntry);
-
+  const parts: Parts = { article, budget, source, sections, entries, frame: articleFrame(article) };
+  const url = parts.frame.url;
   if (!wanted) {
     const whole = wholeArticle(article, budget);
     if (!whole.trimmed) {
-      return { text: whole.text, structured: { ...base, sections: outlineData, shown: 'whole' } };
+      return { text: whole.text, structured: { ...base, ...(url ? { url } : {}), shown: 'whole' } };
     }
   }
   const index = wanted ? findSection(sections, wanted) : 0;
-  const fixed = [...head, ...sources].join('\n').length + NOTE_ROOM;
-
   if (index === undefined) {
-    const sentence =
-      `The article has no section “${inertLine(plain(wanted, ECHO_CHARS))}”. It has ${count(sections.length)} ` +
-      `section${sections.length === 1 ? '' : 's'}, listed in the outline below; ask for one by its name or number.`;
-    const outline = listAll(Math.max(0, budget - fixed - sentence.length));
-    const text = withinBudget([...head, sentence, '', ...outline.lines, ...sources].join('\n'), budget);
-    const listed = entries.slice(0, outline.listed).map(structuredEntry);
-    return { text, structured: { ...base, sections: listed, shown: 'notFound' } };
+    const { text, listed } = notFound(parts, wanted);
+    const structured = { ...base, ...(url ? { url } : {}), sections: listed, shown: 'notFound' as const };
+    return { text, structured };
   }
+  const { text, shownChars } = part(parts, index, wanted !== '');
+  const section = { ...structuredEntry(entries[index]), shownCharacters: shownChars };
+  return { text, structured: { ...base, ...(url ? { url } : {}), shown: wanted ? 'section' : 'outline', section } };
+}
 
+/** What the results are made of. */
+interface Parts {
+  article: Article;
+  budget: number;
+  /** The article's text (`sectionSource`) and its sections. */
+  source: string;
+  sections: readonly ArticleSection[];
+  entries: readonly OutlineEntry[];
+  frame: ReturnType<typeof articleFrame>;
+}
+
+/** Room the title, URL, sources and the note on what was cut take. */
+function fixedLength({ frame }: Parts): number {
+  return [...frame.head, ...frame.sources].join('\n').length + NOTE_ROOM;
+}
+
+/** The outline, as much as fits, after a sentence saying no section has the name asked for. */
+function notFound(parts: Parts, wanted: string): { text: string; listed: StructuredSection[] } {
+  const { budget, sections, entries, frame } = parts;
+  const sentence =
+    `The article has no section “${inertLine(plain(wanted, ECHO_CHARS))}”. It has ${count(sections.length)} ` +
+    `section${sections.length === 1 ? '' : 's'}, listed in the outline below; ask for one by its name or number.`;
+  const outline = outlineLines(entries, Math.max(0, budget - fixedLength(parts) - sentence.length));
+  const text = withinBudget([...frame.head, sentence, '', ...outline.lines, ...frame.sources].join('\n'), budget);
+  return { text, listed: entries.slice(0, outline.listed).map(structuredEntry) };
+}
+
+/** The lines around a section: the lead and outline before the first section, the way on after an asked one. */
+function around(parts: Parts, index: number, asked: boolean): { lead: string[]; outline: string[]; after: string[] } {
+  const { budget, source, sections, entries } = parts;
+  if (asked) {
+    const next = entries[index + 1];
+    const way = next
+      ? `Next: section ${count(next.number)}, “${inertLine(next.name)}”. ${HOW_TO_ASK}`
+      : `This is the last of ${count(sections.length)} sections.`;
+    return { lead: [], outline: [], after: ['', way] };
+  }
+  const lead =
+    `This article has ${count(source.trim().length)} characters (about ${count(estimateTokens(source))} tokens) in ` +
+    `${count(sections.length)} section${sections.length === 1 ? '' : 's'}, more than one result holds ` +
+    `(${count(budget)} characters). Below are its outline and its first section. ${HOW_TO_ASK}`;
+  const outline = outlineLines(entries, Math.floor(budget * OUTLINE_SHARE)).lines;
+  return { lead: [lead, ''], outline: [...outline, ''], after: [] };
+}
+
+/**
+ * One section within the budget: alone when `asked`, else after the lead and the outline and before the facts. Its
+ * text is cut first (down to half the room), then the facts rows, and a last line says what was cut.
+ */
+function part(parts: Parts, index: number, asked: boolean): { text: string; shownChars: number } {
+  const { article, budget, source, sections, entries, frame } = parts;
   const entry = entries[index];
-  const total = source.trim().length;
-  const lead = wanted
-    ? []
-    : [
-        `This article has ${count(total)} characters (about ${count(estimateTokens(source))} tokens) in ` +
-          `${count(sections.length)} section${sections.length === 1 ? '' : 's'}, more than one result holds ` +
-          `(${count(budget)} characters). Below are its outline and its first section. ${HOW_TO_ASK}`,
-        '',
-      ];
-  const outline = wanted ? { lines: [], listed: 0 } : listAll(Math.floor(budget * OUTLINE_SHARE));
-  const rows = wanted ? [] : factRows(article);
-  const next = entries[index + 1];
-  const after = wanted
-    ? [
-        '',
-        next
-          ? `Next: section ${next.number}, “${inertLine(next.name)}”. ${HOW_TO_ASK}`
-          : `This is the last of ${count(sections.length)} sections.`,
-      ]
-    : [];
+  const { lead, outline, after } = around(parts, index, asked);
+  const rows = asked ? [] : factRows(article);
   const title = `## Section ${count(entry.number)} of ${count(sections.length)}: ${inertLine(entry.name)}`;
   const used =
-    fixed +
-    [...lead, ...outline.lines, '', title, '', ...after].join('\n').length +
+    fixedLength(parts) +
+    [...lead, ...outline, title, '', ...after].join('\n').length +
     (rows.length ? FACTS_HEAD.join('\n').length + 1 : 0);
   const room = Math.max(0, budget - used);
   const factsLength = rows.reduce((sum, row) => sum + row.length + 1, 0);
-  const rawSection = sectionText(source, sections[index]);
-  const body = inertText(rawSection.slice(0, room * 4 + 4));
-  const shownText = cutText(body, Math.max(room - factsLength, Math.floor(room / 2)));
-  const keptRows = rowsWithin(rows, room - shownText.length);
-  const out = [...head, ...lead, ...outline.lines, ...(outline.lines.length ? [''] : []), title, ''];
-  out.push(shownText || (entry.chars ? '' : 'This section has no text.'), ...after);
+  const raw = sectionText(source, sections[index]);
+  // Only what can fit is made inert (inert text is never shorter than a quarter of its source).
+  const body = inertText(raw.slice(0, room * 4 + 4));
+  const shown = cutText(body, Math.max(room - factsLength, Math.floor(room / 2)));
+  const keptRows = rowsWithin(rows, room - shown.length);
+  const out = [
+    ...frame.head,
+    ...lead,
+    ...outline,
+    title,
+    '',
+    shown || (raw ? '' : 'This section has no text.'),
+    ...after,
+  ];
   if (keptRows.length) {
     out.push(...FACTS_HEAD, ...keptRows);
   }
-  out.push(...sources);
+  out.push(...frame.sources);
   const cuts: string[] = [];
-  if (shownText.length < body.length || rawSection.length > room * 4 + 4) {
-    cuts.push(`the section was cut from ${count(entry.chars)} to ${count(shownText.length)} characters`);
+  if (shown.length < body.length || raw.length > room * 4 + 4) {
+    cuts.push(`the section was cut from ${count(entry.chars)} to ${count(shown.length)} characters`);
   }
   if (keptRows.length < rows.length) {
     cuts.push(`${keptRows.length} of ${rows.length} facts are shown`);
   }
   if (cuts.length) {
-    const where = url ? ` The whole article is at ${url}.` : '';
+    const where = frame.url ? ` The whole article is at ${frame.url}.` : '';
     out.push('', `[Trimmed to fit ${budget} characters: ${cuts.join('; ')}.${where}]`);
   }
-  const structured: ArticleToolStructured = {
-    ...base,
-    sections: outlineData,
-    shown: wanted ? 'section' : 'outline',
-    section: { ...structuredEntry(entry), shownCharacters: shownText.length },
-  };
-  return { text: withinBudget(out.join('\n'), budget), structured };
+  return { text: withinBudget(out.join('\n'), budget), shownChars: shown.length };
 }

@@ -179,6 +179,8 @@ describe('articleForTool', () => {
     assert.equal(structured.requested, 'part 7');
     assert.equal(structured.section?.name, 'Part 7');
     assert.match(articleForTool(article, { budget: BUDGET, section: '30' }).text, /This is the last of 30 sections\.$/);
+    const empty = articleForTool(articleOf('## A\n## B\n\nb'), { budget: BUDGET, section: 'a' });
+    assert.match(empty.text, /^## Section 1 of 2: A\n\nThis section has no text\.\n\nNext: section 2, “B”\./m);
     // A blank section is no section: the article as without one.
     assert.equal(articleForTool(article, { budget: BUDGET, section: '  ' }).structured.shown, 'outline');
   });
