@@ -118,10 +118,30 @@ export async function handleArticle(ctx: RequestContext): Promise<void> {
     url: article.url,
     media: article.media,
   };
+  if (pick(ctx, ['long'])) {
+    delete value[textKey];
+    value.sections = longSections(article);
+  }
   if (ctx.url.searchParams.get('facts') === '1') {
     value.facts = factsValue(article, pick(ctx, ['facts-array', 'facts-label', 'facts-key']));
   }
   await ctx.sendBody('application/json', JSON.stringify(value));
+}
+
+/** How many sections the `long` shape gives an article, and about how many characters each holds. */
+export const LONG_SECTIONS = 24;
+const LONG_SECTION_CHARS = 900;
+
+/**
+ * The `long` shape: the article as `sections: [{title, content}]` (the parts form of an article), 24 sections of
+ * about 900 characters ("Part 1" … "Part 24", each its summary repeated), so it is longer than a tool result holds.
+ */
+function longSections(article: CorpusArticle): { title: string; content: string }[] {
+  const paragraph = `${article.summary} `.repeat(Math.ceil(LONG_SECTION_CHARS / (article.summary.length + 1)));
+  return Array.from({ length: LONG_SECTIONS }, (_, i) => ({
+    title: `Part ${i + 1}`,
+    content: `Part ${i + 1} of ${article.title}. ${paragraph.trim()}`,
+  }));
 }
 
 function factsValue(article: CorpusArticle, shape: string | undefined): unknown {

@@ -92,6 +92,13 @@ export const READERS: readonly ReaderRow[] = [
     inputs: 'unclosed [ and ( repeated; nested brackets',
     test: 'service text made inert in linear time, and an answer cut to its budget in bounded time',
   },
+  {
+    module: 'core/encyclopedia/articleForTool',
+    entry: 'articleForTool',
+    source: 'service',
+    inputs: 'thousands of headings, duplicate names colliding with numbered ones, fences; one huge section of blanks',
+    test: 'splits, outlines and picks in time linear in the headings and in the text',
+  },
   // The chat: grounding, citations, transfer, the workspace.
   {
     module: 'core/chat/request/grounding',

@@ -1,13 +1,22 @@
 import { ServiceError, describeError, isAbortError } from '../service/errors';
+import { articleForTool, type ArticleToolStructured } from '../encyclopedia/articleForTool';
 import { clip, cleanText, type LookupRequest, type LookupValue } from '../encyclopedia/lookupTypes';
 import { scrubKeyShapes } from '../service/keyShapes';
 import { RESULT_FRAME, toolSpec, type AxoToolName } from './axoToolSpecs';
-import { answerResult, articleResult, searchResult, withinBudget } from './toolResults';
+import { answerResult, searchResult, withinBudget } from './toolResults';
 
-/** What a tool call gives back: text for the model, and whether it reports a failure. */
+/** What a tool call gives back: text for the model, whether it reports a failure, and an article's data. */
 export interface ToolOutcome {
   text: string;
   isError: boolean;
+  /** `axo_article`'s result as data (MCP `structuredContent`). */
+  structured?: ArticleToolStructured;
+}
+
+/** A tool's input, checked: its main string, and the section asked for (`axo_article`), when one is. */
+export interface CheckedToolInput {
+  value: string;
+  section?: string;
 }
 
 /** Where the lookups of the tools come from, and how a missing key is set where they run. */
@@ -29,14 +38,15 @@ export interface ToolLookups {
 
 /**
  * A tool's input checked: its one string, trimmed, with key-shaped runs removed (`scrubKeyShapes`, then
- * `scrubKeys`: the user's own keys); or the sentence saying what is wrong with it. A model chooses the input, and a
- * hostile answer may have asked it to look up a secret.
+ * `scrubKeys`: the user's own keys), and the optional section (a string; blank or null counts as absent); or the
+ * sentence saying what is wrong with it. A model chooses the input, and a hostile answer may have asked it to look
+ * up a secret.
  */
 export function checkToolInput(
   name: string,
   input: unknown,
   scrubKeys: (text: string) => string = (text) => text,
-): { value: string } | { problem: string } {
+): CheckedToolInput | { problem: string } {
   const spec = toolSpec(name);
   if (!spec) {
     return { problem: `There is no AXO tool named “${clip(String(name), 60)}”.` };
@@ -50,7 +60,22 @@ export function checkToolInput(
       problem: `The ${spec.argument} is ${raw.length} characters long; ${spec.name} takes at most ${spec.maxLength}.`,
     };
   }
-  return { value: cleanText(scrubKeyShapes(scrubKeys(raw))) };
+  const value = cleanText(scrubKeyShapes(scrubKeys(raw)));
+  const optional = spec.optional;
+  const section = optional && (input as Record<string, unknown>)[optional.name];
+  if (!optional || section === undefined || section === null) {
+    return { value };
+  }
+  if (typeof section !== 'string') {
+    return { problem: `The ${optional.name} of ${spec.name} is a string (a name or a number from the outline).` };
+  }
+  if (section.length > optional.maxLength) {
+    return {
+      problem: `The ${optional.name} is ${section.length} characters long; ${spec.name} takes at most ${optional.maxLength}.`,
+    };
+  }
+  const cleaned = cleanText(scrubKeyShapes(scrubKeys(section)));
+  return cleaned ? { value, section: cleaned } : { value };
 }
 
 /**
@@ -64,7 +89,8 @@ export class AxoToolRunner {
   /** What the tool is doing, for progress: `Looking up “Alan Turing” in AXO`. */
   invocationMessage(name: string, input: unknown): string {
     const checked = this.check(name, input);
-    const what = 'value' in checked ? `“${clip(checked.value, 80)}”` : 'that';
+    const section = 'section' in checked && checked.section ? `, section “${clip(checked.section, 60)}”,` : '';
+    const what = 'value' in checked ? `“${clip(checked.value, 80)}”${section}` : 'that';
     return name === 'axo_search' ? `Searching AXO for ${what}` : `Looking up ${what} in AXO`;
   }
 
@@ -79,30 +105,36 @@ export class AxoToolRunner {
     }
     const budget = (toolSpec(name)?.budget ?? 0) - RESULT_FRAME.length - 2;
     try {
-      const text = await this.lookUp(name as AxoToolName, checked.value, signal, budget);
-      return { text: `${RESULT_FRAME}\n\n${withinBudget(text, budget)}`, isError: false };
+      const { text, structured } = await this.lookUp(name as AxoToolName, checked, signal, budget);
+      return { text: `${RESULT_FRAME}\n\n${withinBudget(text, budget)}`, isError: false, structured };
     } catch (error) {
       return { text: withinBudget(this.failure(error, signal), budget), isError: true };
     }
   }
 
-  private check(name: string, input: unknown): { value: string } | { problem: string } {
+  private check(name: string, input: unknown): CheckedToolInput | { problem: string } {
     return checkToolInput(name, input, (text) => this.lookups.scrubKeys?.(text) ?? text);
   }
 
-  private async lookUp(name: AxoToolName, value: string, signal: AbortSignal, budget: number): Promise<string> {
+  private async lookUp(
+    name: AxoToolName,
+    { value, section }: CheckedToolInput,
+    signal: AbortSignal,
+    budget: number,
+  ): Promise<{ text: string; structured?: ArticleToolStructured }> {
     switch (name) {
       case 'axo_ask': {
         const result = await this.lookups.lookup({ kind: 'ask', query: value, model: this.lookups.model() }, signal);
-        return result.kind === 'answer' ? answerResult(result.answer, this.lookups.aboutArticle?.(value), budget) : '';
+        const about = this.lookups.aboutArticle?.(value);
+        return { text: result.kind === 'answer' ? answerResult(result.answer, about, budget) : '' };
       }
       case 'axo_search': {
         const result = await this.lookups.lookup({ kind: 'search', query: value }, signal);
-        return result.kind === 'search' ? searchResult(value, result.results, budget) : '';
+        return { text: result.kind === 'search' ? searchResult(value, result.results, budget) : '' };
       }
       case 'axo_article': {
         const result = await this.lookups.lookup({ kind: 'article', title: value }, signal);
-        return result.kind === 'article' ? articleResult(result.article, budget) : '';
+        return result.kind === 'article' ? articleForTool(result.article, { section, budget }) : { text: '' };
       }
     }
   }

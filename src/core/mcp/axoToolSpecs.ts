@@ -16,11 +16,13 @@ export const MAX_QUESTION_LENGTH = 500;
 export const MAX_QUERY_LENGTH = 200;
 /** Longest title `axo_article` takes. */
 export const MAX_TITLE_LENGTH = 300;
+/** Longest section name `axo_article` takes (section names are at most 120 characters, "… (2)" added). */
+export const MAX_SECTION_LENGTH = 200;
 
 /**
  * How many characters an `axo_article` result holds at most (about 3,000 tokens): the result counts against the
- * calling model's context. Past it the article's text is cut at a paragraph, then the facts table's rows, and the
- * result ends with a line saying what was cut.
+ * calling model's context. A longer article comes back as its outline and its first section (`articleForTool`), and
+ * the model reads the other sections one call each.
  */
 export const ARTICLE_BUDGET_CHARS = 12_000;
 
@@ -49,12 +51,21 @@ export const MAX_SEARCH_RESULTS = 10;
 /** Longest snippet of a search result. */
 export const SNIPPET_LENGTH = 200;
 
-/** What a tool is called with: its one string argument. */
+/** An optional string input beside a tool's main one. */
+export interface OptionalArgument {
+  name: 'section';
+  maxLength: number;
+  description: string;
+}
+
+/** What a tool is called with: its one required string argument, and an optional one. */
 export interface AxoToolSpec {
   name: AxoToolName;
-  /** The one input property. */
+  /** The required input property. */
   argument: 'question' | 'query' | 'title';
   maxLength: number;
+  /** An optional input property (`axo_article`'s section). */
+  optional?: OptionalArgument;
   /** Most characters of its result, the first line (`RESULT_FRAME`) included. */
   budget: number;
   /** Told to the calling model: when to use the tool and what comes back. */
@@ -99,9 +110,17 @@ export const AXO_TOOL_SPECS: readonly AxoToolSpec[] = [
     modelDescription:
       'Read one AXO encyclopedia article by its exact title (find titles with axo_search). Returns the article ' +
       'text as Markdown and its structured facts as a table, with its URL to cite. The result is at most 12,000 ' +
-      'characters: a longer article is cut at a paragraph (facts rows after that) and the result says so.' +
+      'characters: a longer article comes back as its outline (each section with its size) and its first section; ' +
+      'read another section by calling again with "section" set to its name or its number in the outline.' +
       DATA_NOT_INSTRUCTIONS,
     argumentDescription: 'The exact article title, for example "Alan Turing".',
+    optional: {
+      name: 'section',
+      maxLength: MAX_SECTION_LENGTH,
+      description:
+        'Optional: one section to read, by its name or its number in the article\'s outline, for example "Early ' +
+        'life" or "3". Leave it out to read the article (or, when it is long, its outline and first section).',
+    },
   },
 ];
 
@@ -110,8 +129,18 @@ export function toolSpec(name: string): AxoToolSpec | undefined {
   return AXO_TOOL_SPECS.find((spec) => spec.name === name);
 }
 
-/** A tool's input schema (JSON Schema): one required string with a length bound, nothing else. */
+/**
+ * A tool's input schema (JSON Schema): one required string with a length bound, and the optional one when the tool
+ * has it (a blank one counts as absent, so it has no least length), nothing else.
+ */
 export function inputSchema(spec: AxoToolSpec): Record<string, unknown> {
+  const optional = spec.optional && {
+    [spec.optional.name]: {
+      type: 'string',
+      maxLength: spec.optional.maxLength,
+      description: spec.optional.description,
+    },
+  };
   return {
     type: 'object',
     properties: {
@@ -121,6 +150,7 @@ export function inputSchema(spec: AxoToolSpec): Record<string, unknown> {
         maxLength: spec.maxLength,
         description: spec.argumentDescription,
       },
+      ...optional,
     },
     required: [spec.argument],
     additionalProperties: false,

@@ -26,15 +26,15 @@ const URL_CHARS = 400;
 const FACT_NAME_CHARS = 100;
 const FACT_VALUE_CHARS = 300;
 /** Room kept for the line that says what was cut (with the article's URL). */
-const NOTE_ROOM = 520;
+export const NOTE_ROOM = 520;
 
 /** A title from the service on one line, bounded. */
-function titleLine(text: string): string {
+export function titleLine(text: string): string {
   return inertLine(clip(cleanText(text), TITLE_CHARS));
 }
 
 /** A URL that is http(s) and not longer than `URL_CHARS`, else undefined. */
-function shownUrl(url: string | undefined): string | undefined {
+export function shownUrl(url: string | undefined): string | undefined {
   const web = webUrl(url);
   return web && web.length <= URL_CHARS ? web : undefined;
 }
@@ -52,7 +52,7 @@ export function withinBudget(text: string, budget: number): string {
 }
 
 /** `[n] Title — URL` lines, the URL only when it is http(s). */
-function sourceLines(citations: readonly Citation[]): string[] {
+export function sourceLines(citations: readonly Citation[]): string[] {
   return citations.slice(0, MAX_SOURCES).map((c, i) => {
     const url = shownUrl(c.url);
     return `[${i + 1}] ${titleLine(c.title) || inertLine(url ?? '')}${url ? ` — ${url}` : ''}`;
@@ -132,7 +132,7 @@ export function searchResult(query: string, results: readonly SearchResult[], bu
 }
 
 /** Cuts text to at most `max` characters at a paragraph break, else a line, else a word. */
-function cutText(text: string, max: number): string {
+export function cutText(text: string, max: number): string {
   if (text.length <= max) {
     return text;
   }
@@ -147,7 +147,7 @@ function cutText(text: string, max: number): string {
 }
 
 /** Whole rows of a table that fit in `max` characters (each row counted with its line break). */
-function rowsWithin(rows: readonly string[], max: number): string[] {
+export function rowsWithin(rows: readonly string[], max: number): string[] {
   const kept: string[] = [];
   let used = 0;
   for (const row of rows) {
@@ -160,7 +160,24 @@ function rowsWithin(rows: readonly string[], max: number): string[] {
   return kept;
 }
 
-const FACTS_HEAD = ['', '## Facts', '', '| Fact | Value |', '| --- | --- |'];
+/** The lines above an article's facts rows. */
+export const FACTS_HEAD = ['', '## Facts', '', '| Fact | Value |', '| --- | --- |'];
+
+/** An article's facts as Markdown table rows, each name and value inert and bounded. */
+export function factRows(article: Article): string[] {
+  return article.facts.map(
+    (f) =>
+      `| ${inertLine(clip(cleanText(f.name), FACT_NAME_CHARS))} | ${inertLine(clip(cleanText(f.value), FACT_VALUE_CHARS))} |`,
+  );
+}
+
+/** An article's title and URL lines, and its sources lines (empty when it cites none). */
+export function articleFrame(article: Article): { head: string[]; sources: string[]; url: string | undefined } {
+  const url = shownUrl(article.url);
+  const head = [`# ${titleLine(article.title)}`, ...(url ? [`URL: ${url}`] : []), ''];
+  const sources = article.citations.length ? ['', 'Sources:', ...sourceLines(article.citations)] : [];
+  return { head, sources, url };
+}
 
 /**
  * The result of `axo_article`: title, URL, the text as inert Markdown and the facts as a table, within `budget`
@@ -168,17 +185,17 @@ const FACTS_HEAD = ['', '## Facts', '', '| Fact | Value |', '| --- | --- |'];
  * rows, and the last line says what was cut and where the whole article is.
  */
 export function articleResult(article: Article, budget = ARTICLE_BUDGET_CHARS): string {
-  const url = shownUrl(article.url);
-  const head = [`# ${titleLine(article.title)}`, ...(url ? [`URL: ${url}`] : []), ''];
+  return wholeArticle(article, budget).text;
+}
+
+/** `articleResult`, and whether anything of the article was left out to fit `budget`. */
+export function wholeArticle(article: Article, budget = ARTICLE_BUDGET_CHARS): { text: string; trimmed: boolean } {
+  const { head, sources, url } = articleFrame(article);
   const summary = article.summary?.trim();
   // Only what can fit is made inert (inert text is never shorter than a quarter of its source).
   const source = article.content.trim() ? article.content : (summary ?? '');
   const content = inertText(source.slice(0, budget * 4));
-  const rows = article.facts.map(
-    (f) =>
-      `| ${inertLine(clip(cleanText(f.name), FACT_NAME_CHARS))} | ${inertLine(clip(cleanText(f.value), FACT_VALUE_CHARS))} |`,
-  );
-  const sources = article.citations.length ? ['', 'Sources:', ...sourceLines(article.citations)] : [];
+  const rows = factRows(article);
   const fixed = [...head, ...sources].join('\n').length + (rows.length ? FACTS_HEAD.join('\n').length + 1 : 0);
   const room = Math.max(0, budget - fixed - NOTE_ROOM);
   const factsLength = rows.reduce((sum, row) => sum + row.length + 1, 0);
@@ -201,5 +218,9 @@ export function articleResult(article: Article, budget = ARTICLE_BUDGET_CHARS): 
     const where = url ? ` The whole article is at ${url}.` : '';
     out.push('', `[Trimmed to fit ${budget} characters: ${cuts.join('; ')}.${where}]`);
   }
-  return withinBudget(out.join('\n'), budget);
+  const whole = out.join('\n');
+  return {
+    text: withinBudget(whole, budget),
+    trimmed: cuts.length > 0 || whole.length > budget || source.length > budget * 4,
+  };
 }

@@ -58,6 +58,50 @@ describe('AXO tools', () => {
     assert.match(JSON.stringify(checkToolInput('rm_rf', { title: 'x' })), /no AXO tool named/);
   });
 
+  it('take an optional section for axo_article only: a string within its bound, blank or null as none', () => {
+    assert.deepEqual(checkToolInput('axo_article', { title: 'Alan Turing', section: '  Early \n life ' }), {
+      value: 'Alan Turing',
+      section: 'Early life',
+    });
+    assert.deepEqual(checkToolInput('axo_article', { title: 'Alan Turing', section: '   ' }), { value: 'Alan Turing' });
+    assert.deepEqual(checkToolInput('axo_article', { title: 'Alan Turing', section: null }), { value: 'Alan Turing' });
+    assert.equal(
+      (checkToolInput('axo_article', { title: 'T', section: 3 }) as { problem: string }).problem,
+      'The section of axo_article is a string (a name or a number from the outline).',
+    );
+    assert.equal(
+      (checkToolInput('axo_article', { title: 'T', section: 'x'.repeat(201) }) as { problem: string }).problem,
+      'The section is 201 characters long; axo_article takes at most 200.',
+    );
+    assert.deepEqual(checkToolInput('axo_ask', { question: 'q', section: 'Early life' }), { value: 'q' });
+    // Key-shaped runs never reach the result, even echoed back as an unknown section.
+    const key = `sk-${'a1B2'.repeat(10)}`;
+    assert.doesNotMatch(JSON.stringify(checkToolInput('axo_article', { title: 'T', section: key })), /a1B2a1B2/);
+    const runner = runnerWith(() => Promise.reject(new Error('unused')));
+    assert.equal(
+      runner.invocationMessage('axo_article', { title: 'Alan Turing', section: 'Early life' }),
+      'Looking up “Alan Turing”, section “Early life”, in AXO',
+    );
+  });
+
+  it('read a long article in parts: the outline and first section, then the section asked for', async () => {
+    const article = longArticle(0, 3);
+    article.content = Array.from({ length: 20 }, (_, i) => `## Part ${i + 1}\n\n${'word '.repeat(200)}`).join('\n\n');
+    const runner = runnerWith(async () => ({ kind: 'article', article, requestedTitle: 'Long' }));
+    const signal = new AbortController().signal;
+    const first = await runner.run('axo_article', { title: 'Long' }, signal);
+    assert.ok(first.text.length <= ARTICLE_BUDGET_CHARS);
+    assert.match(first.text, /^## Section 1 of 20: Part 1$/m);
+    assert.equal(first.structured?.shown, 'outline');
+    const part = await runner.run('axo_article', { title: 'Long', section: 'part 12' }, signal);
+    assert.match(
+      part.text,
+      /^Quoted data from the AXO encyclopedia[^\n]+\n\n# Long\nURL: \S+\n\n## Section 12 of 20: Part 12$/m,
+    );
+    assert.equal(part.structured?.section?.number, 12);
+    assert.equal((await runner.run('axo_search', { query: 'q' }, signal)).structured, undefined);
+  });
+
   it('say "Looking up … in AXO" before they run', () => {
     const runner = runnerWith(() => Promise.reject(new Error('unused')));
     assert.equal(runner.invocationMessage('axo_article', { title: 'Alan Turing' }), 'Looking up “Alan Turing” in AXO');

@@ -14,6 +14,8 @@ import { AxoToolRunner } from '../../../../src/core/mcp/axoToolRunner';
 import { MAX_MCP_BODY_BYTES, startMcpHttpServer, type RunningMcpServer } from '../../../../src/core/mcp/mcpHttpServer';
 import { HttpClient } from '../../../../src/core/net/http';
 import { AxoClient } from '../../../../src/core/service/axoClient';
+import type { ArticleToolStructured } from '../../../../src/core/encyclopedia/articleForTool';
+import { LONG_SECTIONS } from '../../../fakeService/axoHandler';
 import { startFakeService, type FakeService } from '../../../fakeService/fakeService';
 import { outRoot } from '../../../support/repoRoot';
 
@@ -71,6 +73,73 @@ async function checkTools(client: Client): Promise<void> {
   assert.equal(article.isError, false);
   assert.match(textOf(article), /^# Alan Turing$/m);
   assert.match(textOf(article), /^\| Fact \| Value \|$/m);
+}
+
+/** The article the fake gives in 24 sections of about 900 characters: longer than one result holds. */
+const LONG_TITLE = 'Alan Turing #fault:shape:long';
+
+/**
+ * Reads the long article as any MCP client would: its outline and first section, then one section by name; each
+ * result's `structuredContent` (checked by the client against the tool's output schema) says what its text holds.
+ */
+async function checkLongArticle(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === 'axo_article');
+  assert.equal((tool?.inputSchema.properties as Record<string, { maxLength?: number }>).section.maxLength, 200);
+  assert.deepEqual(tool?.inputSchema.required, ['title']);
+  assert.equal(tool?.outputSchema?.type, 'object');
+
+  const outline = await client.callTool({ name: 'axo_article', arguments: { title: LONG_TITLE } });
+  assert.equal(outline.isError, false);
+  const text = textOf(outline);
+  assert.ok(text.length <= 12_000, `${text.length}`);
+  assert.match(text, /^# Alan Turing$/m);
+  assert.match(text, new RegExp(`in ${LONG_SECTIONS} sections, more than one result holds`));
+  assert.match(text, /^## Section 1 of 24: Part 1\n\nPart 1 of Alan Turing\. Alan Turing was/m);
+  assert.match(text, /^\| Born \| 23 June 1912 \|$/m);
+  const data = outline.structuredContent as unknown as ArticleToolStructured;
+  assert.equal(data.title, 'Alan Turing');
+  assert.equal(data.url, 'https://axo.example/wiki/Alan_Turing');
+  assert.equal(data.shown, 'outline');
+  assert.equal(data.sectionCount, LONG_SECTIONS);
+  // The data's outline is the text's, line for line, sizes included.
+  const lines = [...text.matchAll(/^(\d+)\. (.+) — ([\d,]+) characters, about ([\d,]+) tokens$/gm)];
+  assert.equal(lines.length, LONG_SECTIONS);
+  assert.deepEqual(
+    data.sections.map((s) => [
+      String(s.number),
+      s.name,
+      s.characters.toLocaleString('en-US'),
+      s.tokens.toLocaleString('en-US'),
+    ]),
+    lines.map((m) => m.slice(1)),
+  );
+  assert.ok(data.sections.every((s) => s.characters > 800 && s.characters < 1_200));
+  assert.deepEqual(
+    { ...data.section, tokens: 0 },
+    { ...data.sections[0], tokens: 0, shownCharacters: data.sections[0].characters },
+  );
+  assert.deepEqual(data.facts[0], { name: 'Born', value: '23 June 1912' });
+  assert.equal(data.factCount, 8);
+
+  const part = await client.callTool({ name: 'axo_article', arguments: { title: LONG_TITLE, section: ' PART 7 ' } });
+  assert.equal(part.isError, false);
+  assert.match(textOf(part), /^## Section 7 of 24: Part 7\n\nPart 7 of Alan Turing\./m);
+  assert.match(textOf(part), /^Next: section 8, “Part 8”\./m);
+  assert.doesNotMatch(textOf(part), /Part 6 of|Part 8 of|## Outline/);
+  const partData = part.structuredContent as unknown as ArticleToolStructured;
+  assert.equal(partData.shown, 'section');
+  assert.equal(partData.requested, 'PART 7');
+  assert.deepEqual(partData.section, { ...data.sections[6], shownCharacters: data.sections[6].characters });
+
+  const none = await client.callTool({ name: 'axo_article', arguments: { title: LONG_TITLE, section: 'Legacy' } });
+  assert.match(textOf(none), /The article has no section “Legacy”\. It has 24 sections, listed in the outline below/);
+  assert.equal((none.structuredContent as unknown as ArticleToolStructured).shown, 'notFound');
+
+  // A short article comes whole, with the same data beside it.
+  const short = await client.callTool({ name: 'axo_article', arguments: { title: 'Ada Lovelace' } });
+  assert.equal((short.structuredContent as unknown as ArticleToolStructured).shown, 'whole');
+  assert.doesNotMatch(textOf(short), /## Outline/);
 }
 
 /** Sends a raw request to the server, with any headers (a browser or a rebinding page would). */
@@ -146,6 +215,15 @@ describe('AXO MCP server', function () {
       const client = await connect();
       try {
         await checkTools(client);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('gives a long article as its outline and first section, a section when asked, with structured content', async () => {
+      const client = await connect();
+      try {
+        await checkLongArticle(client);
       } finally {
         await client.close();
       }
@@ -233,6 +311,15 @@ describe('AXO MCP server', function () {
       try {
         await checkTools(client);
         assert.ok(fake.requests.every((r) => r.keyKind === 'axo'));
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('gives a long article in parts too, with structured content', async () => {
+      const client = await start({ AXO_API_KEY: fake.axoKey, AXO_BASE_URL: fake.url });
+      try {
+        await checkLongArticle(client);
       } finally {
         await client.close();
       }
