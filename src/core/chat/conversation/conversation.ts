@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { Citation } from '../../service/normalize';
 import type { ReplyUsage } from '../../service/usage';
 import type { ReplyTiming } from '../runs/replyTiming';
+import type { ToolAccess, ToolStep } from '../tools/chatTool';
 import { CONVERSATION_VERSION } from '../store/conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
@@ -63,6 +64,10 @@ export interface StoredMessage {
    * so files of version 4 need no upgrade step: replies written before it have none and show no speed.
    */
   timing?: ReplyTiming;
+  /** A reply's tool calls, in order, each at its place in the text (absent: the reply called none). */
+  steps?: ToolStep[];
+  /** How many billed requests the reply took: one per round trip of its tool calls (absent: one). */
+  requests?: number;
   /**
    * A branch message's parent: the message it follows (absent: a first prompt). Only messages in `branches` have
    * one; on the path, a message follows the one before it (see branches.ts).
@@ -97,6 +102,8 @@ export interface Conversation {
    * Optional like `pinned`: older files have none, and older builds ignore it.
    */
   queue?: QueuePart[];
+  /** What ALPHA may use in this conversation (see ToolAccess; absent: the setting's level for new conversations). */
+  toolAccess?: ToolAccess;
 }
 
 /**
