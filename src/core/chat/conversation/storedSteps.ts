@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Citation } from '../../service/normalize';
 import type { StepReview, StepStatus, ToolStep } from '../tools/chatTool';
+import type { StoredMessage } from './conversation';
 
 /**
  * How much of a reply's tool steps a conversation keeps. A step's result is shown again when the step is opened after
@@ -80,6 +81,15 @@ export function parseSteps(value: unknown, owner: StepOwner): ToolStep[] | undef
     steps.push(step);
   }
   return steps.length ? steps : undefined;
+}
+
+/** A message's steps as its file and a JSON export keep them (see parseSteps); undefined when it has none. */
+export function keptSteps(message: StoredMessage): ToolStep[] | undefined {
+  return parseSteps(message.steps, {
+    id: message.id,
+    content: message.content,
+    streaming: message.status === 'streaming',
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Conversation, StoredMessage } from '../conversation/conversation';
 import { parseConversation } from '../conversation/conversationParse';
-import { parseSteps } from '../conversation/storedSteps';
+import { keptSteps } from '../conversation/storedSteps';
 import { CONVERSATION_VERSION } from './conversationSchema';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */
@@ -65,22 +65,11 @@ export class ConversationEncoder {
     }
     const values: Record<string, unknown> = { ...message };
     delete values.parentId;
+    // The file keeps each step's result within its budget; the reply on screen keeps what ALPHA was sent.
     const bytes = Buffer.from(JSON.stringify(message.steps ? { ...values, steps: keptSteps(message) } : values));
     this.cache.set(message, { values, bytes });
     return bytes;
   }
-}
-
-/**
- * A reply's steps as its file keeps them: each result within its stored budget (the reply on screen keeps what ALPHA
- * was sent), a call still running while the reply is written.
- */
-function keptSteps(message: StoredMessage): StoredMessage['steps'] {
-  return parseSteps(message.steps, {
-    id: message.id,
-    content: message.content,
-    streaming: message.status === 'streaming',
-  });
 }
 
 function sameValues(values: Record<string, unknown>, message: StoredMessage): boolean {
