@@ -64,9 +64,9 @@ export interface StoredMessage {
    * so files of version 4 need no upgrade step: replies written before it have none and show no speed.
    */
   timing?: ReplyTiming;
-  /** A reply's tool calls, in order, each at its place in the text (absent: the reply called none). */
+  /** A reply's tool calls, in the order written, each where it sits in the text (absent: it called none). */
   steps?: ToolStep[];
-  /** How many billed requests the reply took: one per round trip of its tool calls (absent: one). */
+  /** How many billed requests the reply took (absent: one; each tool round trip is another). */
   requests?: number;
   /**
    * A branch message's parent: the message it follows (absent: a first prompt). Only messages in `branches` have
@@ -90,6 +90,8 @@ export interface Conversation {
   groundWithAxo?: boolean;
   /** Summaries sent in place of older turns (see compaction.ts); absent when the conversation was never compacted. */
   compactions?: Compaction[];
+  /** What ALPHA may use in this conversation (absent: the `alphaAxo.chat.tools` setting's level). */
+  toolAccess?: ToolAccess;
   /** Pinned: listed above the others. Optional like `groundWithAxo` (absent = not pinned). */
   pinned?: boolean;
   /**
@@ -102,8 +104,6 @@ export interface Conversation {
    * Optional like `pinned`: older files have none, and older builds ignore it.
    */
   queue?: QueuePart[];
-  /** What ALPHA may use in this conversation (see ToolAccess; absent: the setting's level for new conversations). */
-  toolAccess?: ToolAccess;
 }
 
 /**
