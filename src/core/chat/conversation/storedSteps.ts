@@ -143,6 +143,9 @@ function boundedInput(value: unknown): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   let room = STEP_BOUNDS.inputChars;
   for (const [key, entry] of Object.entries(value)) {
+    if (key === '__proto__') {
+      continue; // JSON.parse makes it an own key; set here, it would replace the input's prototype
+    }
     const size = key.length + jsonLength(entry, room);
     if (size <= room) {
       input[key] = entry;

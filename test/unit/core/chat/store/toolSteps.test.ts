@@ -152,6 +152,10 @@ describe('chat core: a reply keeps its tool steps (schema version 5, storedSteps
     assert.deepEqual(back.input, {});
     assert.equal(back.review, undefined);
     assert.equal(nan.sources, undefined);
+    const polluted = JSON.parse('{"path": "a.ts", "__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const [kept] = replyOf(fileWith([step({ input: polluted })])).steps ?? [];
+    assert.deepEqual(kept.input, { path: 'a.ts' });
+    assert.equal(Object.getPrototypeOf(kept.input), Object.prototype, 'an input keeps the prototype of an object');
     assert.equal(replyOf(fileWith('steps')).steps, undefined, 'not a list: no steps');
     assert.equal(replyOf(fileWith([])).steps, undefined, 'an empty list: no steps');
   });
