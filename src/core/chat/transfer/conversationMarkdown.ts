@@ -18,7 +18,8 @@ const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>
 
 /**
  * The conversation as a Markdown document: a title, then each message under a heading naming who wrote it, with
- * its context and any error or notice. `formatTime` renders the timestamps (the host passes the user's locale).
+ * its context, a reply's tool steps where they sit in it (markdownSteps.ts), its speed and usage lines, and any error
+ * or notice. `formatTime` renders the timestamps (the host passes the user's locale).
  */
 export function conversationMarkdown(
   conversation: Conversation,
