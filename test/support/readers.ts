@@ -136,6 +136,27 @@ export const READERS: readonly ReaderRow[] = [
     test: 'a grounded reply of unclosed code spans, exported as Markdown',
   },
   {
+    module: 'core/chat/conversation/storedSteps',
+    entry: 'parseSteps',
+    source: 'import',
+    inputs: 'many steps over every bound: one id, offsets running backwards, long results, inputs, titles, sources',
+    test: 'reads many steps with huge results in linear time',
+  },
+  {
+    module: 'core/chat/transfer/markdownSteps',
+    entry: 'readStepBlock',
+    source: 'import',
+    inputs: 'step blocks never ended, each opening a code block; many step blocks',
+    test: 'runs in linear time: a Markdown import of many step blocks, an export of many steps in a long reply',
+  },
+  {
+    module: 'core/chat/transfer/markdownSteps',
+    entry: 'replyMarkdown',
+    source: 'model output',
+    inputs: 'results of long backtick runs; steps inside a code block never closed',
+    test: 'runs in linear time: a Markdown import of many step blocks, an export of many steps in a long reply',
+  },
+  {
     module: 'core/chat/workspace/workspaceIgnore',
     entry: 'IgnoreRules',
     source: 'workspace',

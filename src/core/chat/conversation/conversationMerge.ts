@@ -103,13 +103,26 @@ function insertAfter(
   merged.splice(at, 0, message);
 }
 
-/** A finished message is further along than one streaming or cut short; then the longer text; a tie keeps `own`. */
+/**
+ * A finished message is further along than one streaming or cut short; then the longer text; then the one further in
+ * its tool calls (the text stands still while a call runs); a tie keeps `own`. The message is taken whole, its steps
+ * with it.
+ */
 function further(own: StoredMessage, their: StoredMessage): StoredMessage {
-  const rank = finality(their) - finality(own);
-  if (rank !== 0) {
-    return rank > 0 ? their : own;
+  const rank =
+    finality(their) - finality(own) ||
+    their.content.length - own.content.length ||
+    callProgress(their) - callProgress(own);
+  return rank > 0 ? their : own;
+}
+
+/** How far a reply is in its calls: each call counts once when made and once more when it ended. */
+function callProgress(message: StoredMessage): number {
+  let progress = 0;
+  for (const step of message.steps ?? []) {
+    progress += step.status === 'running' ? 1 : 2;
   }
-  return their.content.length > own.content.length ? their : own;
+  return progress;
 }
 
 function finality(message: StoredMessage): number {

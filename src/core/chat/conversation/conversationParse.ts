@@ -13,6 +13,8 @@ import {
   type TrimRecord,
 } from './conversation';
 import { parseQueue } from './queuedPrompts';
+import { parseSteps } from './storedSteps';
+import { isToolAccess } from '../tools/chatTool';
 import { parseTiming } from '../runs/replyTiming';
 import { CONVERSATION_VERSION, migrateConversation } from '../store/conversationSchema';
 
@@ -53,6 +55,7 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     ...compactionsOf(value.compactions),
     ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
     ...(queue ? { queue } : {}),
+    ...(isToolAccess(value.toolAccess) ? { toolAccess: value.toolAccess } : {}),
   };
 }
 
@@ -103,6 +106,16 @@ function parseMessage(value: unknown): StoredMessage | undefined {
   if (trim) {
     message.trim = trim;
   }
+  const steps =
+    value.role === 'assistant'
+      ? parseSteps(value.steps, { id: message.id, content: message.content, streaming: message.status === 'streaming' })
+      : undefined;
+  if (steps) {
+    message.steps = steps;
+  }
+  if (value.role === 'assistant' && Number.isSafeInteger(value.requests) && (value.requests as number) > 0) {
+    message.requests = value.requests as number;
+  }
   if (Array.isArray(value.sources)) {
     message.sources = value.sources
       .filter((c): c is Record<string, unknown> => isRecord(c) && typeof c.title === 'string')
@@ -146,7 +159,9 @@ function markInterrupted(message: StoredMessage): StoredMessage {
   if (message.status !== 'streaming') {
     return message;
   }
-  return { ...message, status: 'interrupted', notice: INTERRUPTED_NOTICE };
+  // Nothing resumes after a reload: a call that was running is stopped, and its reply interrupted.
+  const steps = message.steps?.map((s) => (s.status === 'running' ? { ...s, status: 'stopped' as const } : s));
+  return { ...message, status: 'interrupted', notice: INTERRUPTED_NOTICE, ...(steps ? { steps } : {}) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -77,10 +77,20 @@ export interface FoldedConversation {
   texts: readonly string[];
 }
 
-/** Folds a conversation for searching (see searchFolded). */
+/**
+ * Folds a conversation for searching (see searchFolded). A reply's tool steps are searched by their titles ("Read
+ * `src/app.ts`, lines 1–120"), each after its reply, as ALPHA's; not by their results, which are what files and
+ * articles said, not what was said in the conversation.
+ */
 export function foldConversation(conversation: Searchable): FoldedConversation {
   // Every branch is searched, the path shown first (its snippet is preferred).
-  const messages = allMessages(conversation);
+  const messages: Pick<StoredMessage, 'role' | 'content'>[] = [];
+  for (const message of allMessages(conversation)) {
+    messages.push(message);
+    for (const step of message.steps ?? []) {
+      messages.push({ role: 'assistant', content: step.title });
+    }
+  }
   return {
     id: conversation.id,
     title: foldText(conversation.title),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Conversation, StoredMessage } from '../conversation/conversation';
 import { parseConversation } from '../conversation/conversationParse';
+import { keptSteps } from '../conversation/storedSteps';
 import { CONVERSATION_VERSION } from './conversationSchema';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */
@@ -64,7 +65,8 @@ export class ConversationEncoder {
     }
     const values: Record<string, unknown> = { ...message };
     delete values.parentId;
-    const bytes = Buffer.from(JSON.stringify(values));
+    // The file keeps each step's result within its budget; the reply on screen keeps what ALPHA was sent.
+    const bytes = Buffer.from(JSON.stringify(message.steps ? { ...values, steps: keptSteps(message) } : values));
     this.cache.set(message, { values, bytes });
     return bytes;
   }

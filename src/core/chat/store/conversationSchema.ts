@@ -72,8 +72,36 @@ function addTrimsAndCompactions(raw: RawConversation): RawConversation {
   return raw;
 }
 
+/**
+ * Version 4 → 5: a reply keeps its tool calls (`steps`, each with what it sent ALPHA within the stored budget: see
+ * storedSteps.ts) and how many billed requests it took (`requests`); a conversation keeps what ALPHA may use in it
+ * (`toolAccess`). Version 4 wrote none of these. One found there came from elsewhere: it would show calls that were
+ * never made, requests that were never billed, or let ALPHA use what nobody chose for the conversation; so it goes.
+ * Everything else of a version 4 file stays as it is: its replies called no tools and took one request each.
+ */
+function addToolSteps(raw: RawConversation): RawConversation {
+  const strip = (list: unknown): unknown =>
+    Array.isArray(list)
+      ? list.map((m: unknown) => {
+          if (!isRecord(m) || !('steps' in m || 'requests' in m)) {
+            return m;
+          }
+          const rest = { ...m };
+          delete rest.steps;
+          delete rest.requests;
+          return rest;
+        })
+      : list;
+  raw.messages = strip(raw.messages);
+  if ('branches' in raw) {
+    raw.branches = strip(raw.branches);
+  }
+  delete raw.toolAccess;
+  return raw;
+}
+
 /** `UPGRADES[i]` turns version i + 1 into version i + 2. Append here; never change a step that has shipped. */
-const UPGRADES: readonly Upgrade[] = [giveMessagesIds, addBranches, addTrimsAndCompactions];
+const UPGRADES: readonly Upgrade[] = [giveMessagesIds, addBranches, addTrimsAndCompactions, addToolSteps];
 
 /** The version this build writes. */
 export const CONVERSATION_VERSION = UPGRADES.length + 1;

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { Conversation } from '../conversation/conversation';
+import type { Conversation, StoredMessage } from '../conversation/conversation';
+import { keptSteps } from '../conversation/storedSteps';
 import { CONVERSATION_VERSION } from '../store/conversationSchema';
 
 /** The `format` an exported conversation's envelope names. */
@@ -20,7 +21,10 @@ export interface ExportEnvelope {
   version: typeof EXPORT_VERSION;
   /** When it was exported (ISO 8601); informative only. */
   exportedAt: string;
-  /** The conversation exactly as the store keeps it: every message and branch, sources, context, usage, times. */
+  /**
+   * The conversation exactly as the store keeps it: every message and branch, sources, context, usage, times, a
+   * reply's tool steps (each result within its stored budget) and requests, the conversation's tool access.
+   */
   conversation: Conversation;
 }
 
@@ -33,7 +37,12 @@ export function exportJson(conversation: Conversation, now = new Date()): { text
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: now.toISOString(),
-    conversation: { ...conversation, version: CONVERSATION_VERSION },
+    conversation: {
+      ...conversation,
+      version: CONVERSATION_VERSION,
+      messages: conversation.messages.map(asStored),
+      ...(conversation.branches ? { branches: conversation.branches.map(asStored) } : {}),
+    },
   };
   const text = `${JSON.stringify(envelope, undefined, 1)}\n`;
   const bytes = Buffer.byteLength(text, 'utf8');
@@ -47,4 +56,14 @@ export function exportJson(conversation: Conversation, now = new Date()): { text
     };
   }
   return { text };
+}
+
+/** A message as the store keeps it: a reply's steps within their budget (a reply on screen has them whole). */
+function asStored(message: StoredMessage): StoredMessage {
+  if (!message.steps) {
+    return message;
+  }
+  const { steps: _whole, ...rest } = message;
+  const steps = keptSteps(message);
+  return steps ? { ...rest, steps } : rest;
 }

@@ -9,7 +9,10 @@ import { CONVERSATION_VERSION, migrateConversation } from '../store/conversation
 /** Bounds of what an import reads, past which a file is refused (one sentence each). */
 export const IMPORT_BOUNDS = {
   bytes: MAX_TRANSFER_BYTES,
-  /** Objects and lists inside each other: the schema needs 7 (envelope, conversation, branches, message, sources…). */
+  /**
+   * Objects and lists inside each other: the schema needs 8 (envelope, conversation, messages, message, steps, step,
+   * sources, source); a step's input may nest a little deeper.
+   */
   depth: 16,
   /** Messages on the path and in branches together. */
   messages: 100_000,
@@ -219,7 +222,7 @@ function checkMessage(problems: string[], path: string, value: unknown, ids: Set
   for (const key of ['notice', 'model'] as const) {
     expect(problems, `${path}.${key}`, value[key], 'string', true);
   }
-  for (const key of ['context', 'sources'] as const) {
+  for (const key of ['context', 'sources', 'steps'] as const) {
     if (value[key] !== undefined && !Array.isArray(value[key])) {
       problems.push(l10n.t('{0} is missing or is not {1}.', `${path}.${key}`, l10n.t('a list')));
     }

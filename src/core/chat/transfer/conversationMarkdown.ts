@@ -9,7 +9,7 @@ import type { Citation } from '../../service/normalize';
 import { webUrl } from '../../../shared/links';
 import { speedEnglish } from '../../../shared/speed';
 import { replySpeed } from '../runs/replyTiming';
-import { FENCE_CLOSED_NOTE, openFenceAt } from './markdownImport';
+import { replyMarkdown } from './markdownSteps';
 
 const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>> = {
   stopped: '_(stopped)_',
@@ -18,7 +18,8 @@ const STATUS_NOTES: Partial<Record<NonNullable<StoredMessage['status']>, string>
 
 /**
  * The conversation as a Markdown document: a title, then each message under a heading naming who wrote it, with
- * its context and any error or notice. `formatTime` renders the timestamps (the host passes the user's locale).
+ * its context, a reply's tool steps where they sit in it (markdownSteps.ts), its speed and usage lines, and any error
+ * or notice. `formatTime` renders the timestamps (the host passes the user's locale).
  */
 export function conversationMarkdown(
   conversation: Conversation,
@@ -41,13 +42,12 @@ export function conversationMarkdown(
     for (const item of m.context ?? []) {
       parts.push(contextBlock(item), '');
     }
-    if (m.content) {
-      parts.push(m.sources?.length ? footnoteMarkers(m.content, m.sources.length, String(grounded + 1)) : m.content);
-      // A reply stopped inside a code block: closed here, so the next heading is a heading (the import undoes it).
-      const open = openFenceAt(m.content);
-      if (open) {
-        parts.push(open, FENCE_CLOSED_NOTE);
-      }
+    const steps = m.role === 'assistant' ? m.steps : undefined;
+    if (m.content || steps?.length) {
+      const label = String(grounded + 1);
+      const sources = m.sources?.length ?? 0;
+      // A reply stopped inside a code block is closed, so the next heading is a heading (the import undoes it).
+      parts.push(replyMarkdown(m.content, steps, (text) => (sources ? footnoteMarkers(text, sources, label) : text)));
     }
     if (m.sources?.length) {
       // Each grounded reply numbers its own sources: the label's first part keeps footnotes of replies apart.
@@ -57,6 +57,10 @@ export function conversationMarkdown(
     const speed = m.role === 'assistant' ? replySpeed(m.timing, m.usage) : undefined;
     if (speed) {
       parts.push('', `_${speedEnglish(speed)}_`);
+    }
+    const usage = m.role === 'assistant' ? usageEnglish(m) : undefined;
+    if (usage) {
+      parts.push('', `_${usage}_`);
     }
     const note = m.status ? STATUS_NOTES[m.status] : undefined;
     if (note) {
@@ -76,6 +80,19 @@ export function conversationMarkdown(
     }
   }
   return `${parts.join('\n').trimEnd()}\n`;
+}
+
+/**
+ * A reply's tokens and billed requests in English, as the chat's footer says them: "≈ 1,234 tokens in, 56 out ·
+ * 3 requests" ("≈" when estimated; the requests only when the reply's tool calls took more than one).
+ */
+export function usageEnglish(message: Pick<StoredMessage, 'usage' | 'requests'>): string | undefined {
+  const { usage, requests } = message;
+  const tokens = usage
+    ? `${usage.reported ? '' : '≈ '}${usage.input.toLocaleString('en')} tokens in, ${usage.output.toLocaleString('en')} out`
+    : undefined;
+  const billed = requests && requests > 1 ? `${requests.toLocaleString('en')} requests` : undefined;
+  return tokens && billed ? `${tokens} · ${billed}` : (tokens ?? billed);
 }
 
 /** A grounded reply's `[n]` markers as Markdown footnote references `[^n]` (outside code, as the chat links them). */

@@ -298,10 +298,45 @@ describe('chat core: conversation files of every version read as the current one
         { id: 'a1', role: 'assistant', content: 'Hi', createdAt: 2, status: 'done', parentId: 'u1' },
       ],
     },
+    5: {
+      version: 5,
+      id: ID,
+      title: 'Version 5',
+      createdAt: 1,
+      updatedAt: 3,
+      toolAccess: 'read',
+      messages: [
+        { id: 'u2', role: 'user', content: 'Hello again', createdAt: 3 },
+        {
+          id: 'a2',
+          role: 'assistant',
+          content: 'Hi again',
+          createdAt: 4,
+          status: 'done',
+          trim: { limit: 32_000, messages: 2 },
+          requests: 2,
+          steps: [
+            {
+              id: 's1',
+              tool: 'read_file',
+              input: { path: 'a.ts' },
+              title: 'Read `a.ts`',
+              status: 'done',
+              result: '1 const a = 1;',
+              offset: 3,
+            },
+          ],
+        },
+      ],
+      branches: [
+        { id: 'u1', role: 'user', content: 'Hello', createdAt: 1 },
+        { id: 'a1', role: 'assistant', content: 'Hi', createdAt: 2, status: 'done', parentId: 'u1' },
+      ],
+    },
   };
 
   it('has a file here for every version up to the current one', () => {
-    assert.equal(CONVERSATION_VERSION, 4);
+    assert.equal(CONVERSATION_VERSION, 5);
     for (let v = 1; v <= CONVERSATION_VERSION; v++) {
       assert.ok(files[v], `a file of version ${v}`);
     }
@@ -315,9 +350,16 @@ describe('chat core: conversation files of every version read as the current one
       assert.ok(conversation);
       assert.equal(conversation.version, CONVERSATION_VERSION);
       assert.ok(conversation.messages.every((m) => typeof m.id === 'string' && m.parentId === undefined));
-      if (version === '3' || version === '4') {
+      if (version === '5') {
+        assert.deepEqual(
+          [conversation.toolAccess, conversation.messages[1].requests, conversation.messages[1].steps?.[0].title],
+          ['read', 2, 'Read `a.ts`'],
+          'what version 5 keeps stays',
+        );
+      }
+      if (version === '3' || version === '4' || version === '5') {
         assert.deepEqual(texts(conversation), ['Hello again', 'Hi again']);
-        const trim = version === '4' ? { limit: 32_000, messages: 2 } : undefined;
+        const trim = version === '3' ? undefined : { limit: 32_000, messages: 2 };
         assert.deepEqual(conversation.messages[1].trim, trim, 'a trim record stays');
         assert.deepEqual(branchPlaces(conversation).get('u2'), { index: 2, count: 2 });
         assert.equal(switchBranch(conversation, 'u2', -1), true);

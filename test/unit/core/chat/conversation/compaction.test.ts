@@ -94,7 +94,7 @@ describe('chat: compaction (src/core/chat/conversation/compaction, through the c
     const markdown = conversationMarkdown(holder.conversation);
     assert.match(
       markdown,
-      /Reply 2\.\n\n(?:_first token [^\n]*_\n\n)?_Compacted: from here on, the 4 messages above were sent as this summary:_\n\n> SUMMARY\n/,
+      /Reply 2\.\n\n(?:_first token [^\n]*_\n\n)?(?:_≈ [^\n]* out_\n\n)?_Compacted: from here on, the 4 messages above were sent as this summary:_\n\n> SUMMARY\n/,
     );
     assert.match(markdown, /One[\s\S]*Two[\s\S]*Three/, 'the export keeps the originals');
 

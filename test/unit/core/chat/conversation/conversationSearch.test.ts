@@ -103,4 +103,25 @@ describe('chat core: conversation search', () => {
     assert.deepEqual(queryTerms('  Café  cafe CAFÉ x '), ['cafe', 'x']);
     assert.equal(queryTerms('a'.repeat(MAX_QUERY_LENGTH + 50))[0].length, MAX_QUERY_LENGTH);
   });
+
+  it("finds a reply's tool step by its title, with a snippet from the title, and not by the step's result", () => {
+    const c = conv('t', 'Tools', 'What is in the zoo?', 'Let me look.');
+    c.messages[1].steps = [
+      {
+        id: 's1',
+        tool: 'read_file',
+        input: { path: 'src/zebra.ts' },
+        title: 'Read `src/zebra.ts`, lines 1–40',
+        status: 'done',
+        result: 'export const quokka = 1;',
+        offset: 12,
+      },
+    ];
+    const [match] = searchConversations('zebra', [c]);
+    assert.deepEqual(
+      [match?.id, match?.snippet?.before, match?.snippet?.match, match?.snippet?.role],
+      ['t', 'Read `src/', 'zebra', 'assistant'],
+    );
+    assert.deepEqual(searchConversations('quokka', [c]), [], 'what a file said was not said in the conversation');
+  });
 });
