@@ -243,6 +243,7 @@ class ChatApp {
     this.composer.setModels(state.models, state.model);
     this.composer.setBudget(state.budget);
     this.composer.setGround(state.groundWithAxo);
+    this.composer.setToolAccess(state.toolAccess);
     this.composer.setQueue(state.queue);
     this.history.setScope(state.historyScope);
     this.history.update(state.conversations, state.conversationId);
