@@ -203,7 +203,7 @@ describe('A reply with many steps is laid out in linear time', function () {
   it('steps in order, out of order and at one offset; a streamed reply’s steps; a title of backticks', () => {
     // Sizes at which a run takes some milliseconds: shorter runs measured the young generation's collections more than
     // the work (a linear layout grew 45 times from 2,000 steps to 16,000 there). Quadratic work at 8n takes seconds.
-    const GROWTH = { n: 10_000, maxMs: 1_500 };
+    const GROWTH = { n: 10_000, rounds: 5, maxMs: 1_500 };
     const many = (n: number, offset: (i: number) => number) =>
       Array.from({ length: n }, (_, i) => step(`s${i}`, offset(i)));
     assertGrowth(
@@ -212,12 +212,13 @@ describe('A reply with many steps is laid out in linear time', function () {
       (s) => replyParts(s.length * 10, s),
       GROWTH,
     );
-    // Reversed: the steps are sorted (n log n).
+    // Reversed: the steps are sorted, n log n (about 10 times from n to 8n), and the sort's copy adds collections of
+    // the young generation: 33.6 times was measured once on a loaded machine. Quadratic work grows 64 times.
     assertGrowth(
       'steps in reverse',
       (n) => many(n, (i) => (n - i) * 10),
       (s) => replyParts(s.length * 10, s),
-      GROWTH,
+      { ...GROWTH, factor: 40 },
     );
     assertGrowth(
       'steps at one offset',
