@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { MessageView, StepView } from '../../../src/protocol/chatProtocol';
 import { openChatPage, postToPage, stateMessage } from '../../support/chatPage';
@@ -208,6 +209,20 @@ describe('Chat page: a reply’s steps and what ALPHA may use', function () {
       ['Reading src/app.ts', 'Read r2.ts'],
       'each step said once, by its first title',
     );
+  });
+
+  it('has no serious accessibility fault with steps on the page, one of them open', async () => {
+    // The bare page has no theme's colours (contrast in the three themes is the UI suite's: accessibility.test.ts),
+    // and none of the title and language the host writes into the real one (webviewHtml): those rules are off.
+    await page.locator('.step[data-step-id="r1"] .step-toggle').click();
+    await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(`axe.run({
+      resultTypes: ['violations'],
+      rules: { 'document-title': { enabled: false }, 'html-has-lang': { enabled: false } },
+    }).then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
+    assert.deepEqual(serious, []);
   });
 
   it('keeps Ctrl+Up and Ctrl+Down moving between messages from a step', async () => {
