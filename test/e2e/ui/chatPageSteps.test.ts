@@ -249,4 +249,42 @@ describe('Chat page: a reply’s steps and what ALPHA may use', function () {
     await postToPage(page, state([]));
     await control.waitFor({ state: 'hidden' });
   });
+
+  it('streams a reply of many steps in time linear in their number', async () => {
+    // Each run streams a reply of `n` rounds (a delta, a step, its update) in one task, dispatched as the host's
+    // messages are, and is timed in the page; the best of three runs a size counts. A step that drew the reply again
+    // would make 8n steps 64 times as slow.
+    const timeRun = (n: number): Promise<number> =>
+      page.evaluate(`(() => {
+        const post = (data) => window.dispatchEvent(new MessageEvent('message', { data }));
+        post({ type: 'chat/state', state: { conversationId: 'g${n}', title: 'g', messages: [], conversations: [],
+          models: [], model: 'alpha', pendingContext: [], budget: { usedTokens: 0, limitTokens: 1 },
+          hasSelection: false, groundWithAxo: false } });
+        const started = performance.now();
+        post({ type: 'chat/started', requestId: 9, user: { id: 'gu', role: 'user', content: 'q', createdAt: 1 },
+          reply: { id: 'ga', role: 'assistant', content: '', createdAt: 2, status: 'streaming' },
+          budget: { usedTokens: 0, limitTokens: 1 }, conversations: [] });
+        let length = 0;
+        for (let i = 0; i < ${n}; i++) {
+          const text = 'Paragraph ' + i + ' with \`code\` and *emphasis*.\\n\\n';
+          post({ type: 'chat/delta', requestId: 9, text });
+          length += text.length;
+          const step = { id: 's' + i, tool: 'read_file', title: 'Read \`f' + i + '.ts\`', status: 'running', offset: length };
+          post({ type: 'chat/step', requestId: 9, step });
+          post({ type: 'chat/step', requestId: 9, step: { ...step, status: 'done', result: 'text ' + i } });
+        }
+        post({ type: 'chat/done', requestId: 9, status: 'done' });
+        return performance.now() - started;
+      })()`);
+    const best = async (n: number) => Math.min(await timeRun(n), await timeRun(n), await timeRun(n));
+    const small = await best(60);
+    const large = await best(480);
+    assert.equal(await page.locator('main.log > article:last-of-type .step').count(), 480);
+    const ratio = large / Math.max(small, 1);
+    assert.ok(
+      ratio <= 32,
+      `60 steps ${small.toFixed(1)} ms, 480 steps ${large.toFixed(1)} ms: grew ${ratio.toFixed(1)} times`,
+    );
+    console.log(`      60 steps ${small.toFixed(1)} ms, 480 steps ${large.toFixed(1)} ms (${ratio.toFixed(1)} times)`);
+  });
 });
