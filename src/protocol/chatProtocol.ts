@@ -261,6 +261,13 @@ export interface CompactionView {
   summary: string;
 }
 
+/** What a reply's end tells beside how it ended: its tokens, its speed, how many requests it took (`MessageView`'s). */
+export interface ReplyEndView {
+  usage?: UsageView;
+  speed?: SpeedView;
+  requests?: number;
+}
+
 /** Messages the host sends to the page. */
 export type HostToWebview =
   /** Host → webview: draw everything (first message after `webview/ready`; also after switch, new, edit). */
@@ -281,16 +288,9 @@ export type HostToWebview =
   /** Host → webview: a remark on the streaming reply known only once it started (a grounding note, a trim). */
   | { type: 'chat/notice'; requestId: number; notice: string }
   /** Host → webview: the reply ended normally or was stopped; what arrived stays. */
-  | {
-      type: 'chat/done';
-      requestId: number;
-      status: 'done' | 'stopped';
-      notice?: string;
-      usage?: UsageView;
-      speed?: SpeedView;
-    }
+  | ({ type: 'chat/done'; requestId: number; status: 'done' | 'stopped'; notice?: string } & ReplyEndView)
   /** Host → webview: the reply failed (a cut stream keeps its text); show the error and its action. */
-  | { type: 'chat/error'; requestId: number; error: ChatErrorView; usage?: UsageView; speed?: SpeedView }
+  | ({ type: 'chat/error'; requestId: number; error: ChatErrorView } & ReplyEndView)
   /** Host → webview: the conversation list changed (title, time, delete). */
   | { type: 'conversations/list'; conversations: ConversationSummaryView[] }
   /** Host → webview: the conversations matching `query` (titles and message text), in list order. */

@@ -1,17 +1,22 @@
-import type { ChatErrorView } from '../../protocol/chatProtocol';
+import type { ChatErrorView, StepView } from '../../protocol/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import { h } from '../shared/dom';
 import { replyAnnouncement, type AnnounceMode } from './spokenReply';
+import { StepAnnouncements } from './messages/steps/stepParts';
 
 /**
  * The page's two live regions: a polite one for a reply's start and end and short confirmations ("Copied"), and
  * an assertive one for errors. The conversation log itself is not live (`aria-live="off"`), so nothing is said per
- * delta: a reply is announced when it starts and when it ends, never while it grows.
+ * delta: a reply is announced when it starts and when it ends, never while it grows, and each of its steps once, when
+ * it starts ("Reading src/app.ts").
  */
 export class Announcer {
   readonly polite = h('div', { class: 'sr-only announcer', role: 'status', 'aria-live': 'polite' });
   readonly assertive = h('div', { class: 'sr-only announcer-alert', 'aria-live': 'assertive', 'aria-atomic': 'true' });
   private mode: AnnounceMode = 'firstSentence';
+  private readonly steps = new StepAnnouncements();
+  /** The steps said in this frame: two that start together are said together rather than the first cut off. */
+  private stepTexts: string[] = [];
 
   /** `alphaAxo.chat.announceReplies`. */
   setMode(mode: AnnounceMode): void {
@@ -21,7 +26,21 @@ export class Announcer {
 
   /** A reply started streaming. */
   replyStarted(): void {
+    this.steps.reset();
     this.say(this.polite, l10n.t('ALPHA is replying.'));
+  }
+
+  /** A step of the streaming reply was drawn: its title, the first time it is seen (none at `startAndEnd`). */
+  stepStarted(step: StepView): void {
+    const text = this.steps.next(step, this.mode);
+    if (text === undefined) {
+      return;
+    }
+    this.stepTexts.push(text);
+    if (this.stepTexts.length === 1) {
+      requestAnimationFrame(() => (this.stepTexts = []));
+    }
+    this.say(this.polite, this.stepTexts.join(' '));
   }
 
   /** A reply ended normally: the first sentence, the whole reply or no text, as the setting says. */

@@ -19,7 +19,6 @@ import {
   messageElement,
   regenerateButton,
   showNotice,
-  showOutcome,
   type MessageContext,
   type MessageElement,
 } from './messages/messageView';
@@ -27,7 +26,8 @@ import { discardMessages, drawRecent, OlderMessages } from './render';
 import { Scroller } from './scroller';
 import { focusSwitched } from './messages/branchFocus';
 import { isAnnounceMode } from './spokenReply';
-import { ConversationTotal, showUsage } from './messages/usage';
+import { ConversationTotal } from './messages/usage';
+import { drawStep, endReply } from './messages/streamedReply';
 
 interface VsCodeApi extends DraftStore {
   postMessage(message: WebviewToHost): void;
@@ -152,6 +152,8 @@ class ChatApp {
           this.streaming.element.renderer?.append(message.text);
         }
         return;
+      case 'chat/step':
+        return this.showStep(message);
       case 'chat/notice':
         if (this.streaming?.requestId === message.requestId) {
           showNotice(this.streaming.element, message.notice);
@@ -198,9 +200,6 @@ class ChatApp {
         );
         applyTextSize(document.documentElement, message.display.fontSize);
         return;
-      case 'chat/step':
-        // Drawn once the page shows steps; until then the reply's text streams on and a redraw brings them.
-        return;
       default: {
         // Every HostToWebview type has a case: a type added to the protocol without one fails to compile here.
         const unhandled: never = message;
@@ -244,6 +243,7 @@ class ChatApp {
     this.composer.setModels(state.models, state.model);
     this.composer.setBudget(state.budget);
     this.composer.setGround(state.groundWithAxo);
+    this.composer.setToolAccess(state.toolAccess);
     this.composer.setQueue(state.queue);
     this.history.setScope(state.historyScope);
     this.history.update(state.conversations, state.conversationId);
@@ -303,27 +303,30 @@ class ChatApp {
     return element;
   }
 
+  /**
+   * A step of the streaming reply began or changed: drawn in its place in the reply (an update replaces it), its
+   * sources join the reply's list, and a new one is announced once.
+   */
+  private showStep(message: Extract<HostToWebview, { type: 'chat/step' }>): void {
+    const streaming = this.streaming;
+    if (!streaming || streaming.requestId !== message.requestId) {
+      return;
+    }
+    const view = this.messages.find((m) => m.id === streaming.messageId);
+    if (drawStep(streaming.element, view, message, this.ctx)) {
+      this.announcer.stepStarted(message.step);
+    }
+    this.scroller.contentChanged();
+  }
+
   private endStreaming(message: Extract<HostToWebview, { type: 'chat/done' | 'chat/error' }>): void {
     const streaming = this.streaming;
     if (!streaming || streaming.requestId !== message.requestId) {
       return;
     }
     this.streaming = undefined;
-    streaming.element.renderer?.finish();
     const view = this.messages.find((m) => m.id === streaming.messageId);
-    const outcome =
-      message.type === 'chat/error'
-        ? { role: 'assistant' as const, status: 'error' as const, error: message.error }
-        : { role: 'assistant' as const, status: message.status };
-    if (view) {
-      Object.assign(view, outcome, {
-        content: streaming.element.renderer?.source ?? view.content,
-        usage: message.usage,
-        speed: message.speed,
-      });
-    }
-    showOutcome(streaming.element, outcome, (action) => this.post({ type: 'chat/action', action }));
-    showUsage(streaming.element.article, message.usage, message.speed);
+    endReply(streaming.element, view, message, this.ctx);
     this.total.update(this.messages);
     this.composer.setStreaming(false);
     this.refreshRegenerate();

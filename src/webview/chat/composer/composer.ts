@@ -4,6 +4,7 @@ import type {
   ContextChipView,
   ModelView,
   QueueView,
+  ToolAccessView,
   WebviewToHost,
 } from '../../../protocol/chatProtocol';
 import { AttachMenu, hashQuery } from './attachMenu';
@@ -12,6 +13,7 @@ import { h, icon } from '../../shared/dom';
 import { chip } from '../messages/messageView';
 import { QueueList } from './queueView';
 import { ContextGauge } from './contextGauge';
+import { ToolAccessControl } from './toolAccess';
 import './composer.css';
 
 interface VsCodeState {
@@ -40,6 +42,8 @@ export class Composer {
   private readonly stopButton: HTMLButtonElement;
   /** "Ground with AXO": a toggle button; its state is the conversation's, sent by the host. */
   private readonly groundButton: HTMLButtonElement;
+  /** What ALPHA may use in this conversation (hidden where tool calling is off). */
+  private readonly tools: ToolAccessControl;
   private streaming = false;
   private hasChips = false;
   /** `alphaAxo.chat.queuePrompts`: Send stays while a reply streams. */
@@ -103,6 +107,7 @@ export class Composer {
       icon('book'),
       h('span', {}, l10n.t('Ground with AXO')),
     );
+    this.tools = new ToolAccessControl(post);
     this.models.addEventListener('change', () => this.post({ type: 'model/select', id: this.models.value }));
     this.queue = new QueueList(post, () => this.input.focus());
     this.element = h(
@@ -118,6 +123,7 @@ export class Composer {
         { class: 'composer-bar' },
         h('label', { class: 'model-label' }, icon('sparkle'), this.models),
         this.groundButton,
+        this.tools.element,
         this.gauge.compactButton,
         this.gauge.element,
       ),
@@ -129,6 +135,11 @@ export class Composer {
   /** Shows the conversation's "Ground with AXO" state. */
   setGround(on: boolean): void {
     this.groundButton.setAttribute('aria-pressed', String(on));
+  }
+
+  /** Shows what ALPHA may use in this conversation; absent: the control is hidden. */
+  setToolAccess(access: ToolAccessView | undefined): void {
+    this.tools.set(access);
   }
 
   private toggleGround(): void {

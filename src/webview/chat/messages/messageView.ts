@@ -3,38 +3,9 @@ import type { ChatErrorAction, ContextChipView, MessageView, WebviewToHost } fro
 import * as l10n from '@vscode/l10n';
 import { clockTime, h, icon, iconButton } from '../../shared/dom';
 import { errorNotice } from './errorNotice';
-import { renderMarkdownInto, StreamRenderer, type Decorate } from '../render';
+import type { Decorate } from '../render';
+import { ReplyBody, type ReplyBodyContext } from './replyBody';
 import './messageView.css';
-
-/** Replies longer than this are drawn over several frames rather than in one go. */
-const LONG_REPLY_CHARS = 65_536;
-/**
- * Replies with more formula delimiters than this (`$`, `\(`, `\[`: about half as many formulas) are drawn over
- * several frames too: a formula costs about a millisecond and a half to render and lay out, so 200 of them drawn at
- * once were a task of 264 ms (mathRender.bench).
- */
-const MANY_FORMULA_DELIMITERS = 80;
-
-/** Whether `text` holds more than MANY_FORMULA_DELIMITERS formula delimiters (counted up to there). */
-function manyFormulas(text: string): boolean {
-  let count = 0;
-  for (let i = text.indexOf('$'), j = text.indexOf('\\'); i >= 0 || j >= 0;) {
-    if (j < 0 || (i >= 0 && i < j)) {
-      count++;
-      i = text.indexOf('$', i + 1);
-    } else {
-      const next = text[j + 1];
-      if (next === '(' || next === '[') {
-        count++;
-      }
-      j = text.indexOf('\\', j + 2);
-    }
-    if (count > MANY_FORMULA_DELIMITERS) {
-      return true;
-    }
-  }
-  return false;
-}
 
 /** What a message element needs from the page. */
 export interface MessageContext {
@@ -52,7 +23,8 @@ export interface MessageElement {
   article: HTMLElement;
   body: HTMLElement;
   footer: HTMLElement;
-  renderer?: StreamRenderer;
+  /** A reply's text and steps (absent for a prompt). */
+  renderer?: ReplyBody;
 }
 
 /** A context chip as shown in a prompt (no remove button). */
@@ -73,7 +45,7 @@ export function chip(view: ContextChipView, remove?: () => void): HTMLElement {
 
 /**
  * A message as an `article` named "You" or "ALPHA" (times and models are in its header, not in its name).
- * Prompts are plain text; replies are Markdown, rendered whole, or streamed through a StreamRenderer.
+ * Prompts are plain text; replies are Markdown with their steps between (ReplyBody), drawn whole or streamed.
  */
 export function messageElement(message: MessageView, ctx: MessageContext, streaming: boolean): MessageElement {
   const isUser = message.role === 'user';
@@ -114,29 +86,12 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
   if (isUser) {
     body.textContent = message.content;
     toolbar.append(iconButton(l10n.t('Edit and resend'), 'edit', () => ctx.edit(message, article)));
-  } else if (streaming) {
-    element.renderer = new StreamRenderer(body, ctx.decorate, ctx.onRendered);
-    element.renderer.reset(message.content);
-    footer.replaceChildren(
-      h('span', { class: 'writing' }, icon('loading', true), h('span', {}, l10n.t('ALPHA is writing…'))),
-    );
-  } else if (message.content.length > LONG_REPLY_CHARS || manyFormulas(message.content)) {
-    // A very long reply from history, or one with many formulas, is drawn like a stream that already ended: in frames
-    // of bounded work. Its source markers are linked in each piece as it is drawn (a section drawn again too).
-    const count = message.sources?.length ?? 0;
-    const decorate: Decorate = count
-      ? (piece, stage) => {
-          ctx.decorate(piece, stage);
-          linkMarkers(piece, count, (n) => openSource(ctx, message, n));
-        }
-      : ctx.decorate;
-    element.renderer = new StreamRenderer(body, decorate, ctx.onRendered);
-    element.renderer.reset(message.content);
-    element.renderer.finish();
   } else {
-    renderMarkdownInto(body, message.content, ctx.decorate);
-    if (message.sources?.length) {
-      linkMarkers(body, message.sources.length, (n) => openSource(ctx, message, n));
+    element.renderer = new ReplyBody(body, message, replyContext(message, ctx), streaming);
+    if (streaming) {
+      footer.replaceChildren(
+        h('span', { class: 'writing' }, icon('loading', true), h('span', {}, l10n.t('ALPHA is writing…'))),
+      );
     }
   }
   if (!isUser && !streaming && message.sources?.length) {
@@ -147,9 +102,32 @@ export function messageElement(message: MessageView, ctx: MessageContext, stream
   }
   if (!streaming) {
     showOutcome(element, message, (action) => ctx.post({ type: 'chat/action', action }));
-    showUsage(article, message.usage, message.speed);
+    showUsage(article, message.usage, message.speed, message.requests);
   }
   return element;
+}
+
+/**
+ * What a reply's body needs: its source markers linked (a finished reply's), its steps' source links and Review.
+ * `message` is the page's view of the reply: sources that arrive with a step are read from it when drawn.
+ */
+function replyContext(message: MessageView, ctx: MessageContext): ReplyBodyContext {
+  const count = message.sources?.length ?? 0;
+  return {
+    decorate: ctx.decorate,
+    onRendered: ctx.onRendered,
+    linkMarkers: count ? (piece) => linkMarkers(piece, count, (n) => openSource(ctx, message, n)) : undefined,
+    review: (stepId) => ctx.post({ type: 'step/review', messageId: message.id, stepId }),
+    sourceLink: (n) => {
+      const source = Number.isInteger(n) && n >= 1 ? message.sources?.[n - 1] : undefined;
+      if (!source) {
+        return undefined;
+      }
+      const link = sourceLink(`[${n}]`, 'citation', source.title, () => openSource(ctx, message, n));
+      link.setAttribute('aria-label', l10n.t('Source {0}', n));
+      return link;
+    },
+  };
 }
 
 /** A reply's Regenerate: it is written again, and the old one stays as a branch. Hidden while a reply streams. */
@@ -206,6 +184,14 @@ export function showOutcome(
 /** Asks the host to open source `n` (1-based) of a reply. */
 function openSource(ctx: MessageContext, message: MessageView, n: number): void {
   ctx.post({ type: 'source/open', messageId: message.id, index: n - 1 });
+}
+
+/** Shows (or replaces) a reply's "Sources" list, before its footer (sources a step added while it streams). */
+export function showSources(element: MessageElement, message: MessageView, ctx: MessageContext): void {
+  element.article.querySelector(':scope > .sources')?.remove();
+  if (message.sources?.length) {
+    element.article.insertBefore(sourcesList(message, ctx), element.footer);
+  }
 }
 
 /** The "Sources" list of a grounded reply, numbered as its `[1]` markers; each opens through the host. */
