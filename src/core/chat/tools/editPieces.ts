@@ -62,3 +62,36 @@ export function applyPieces(text: string, pieces: readonly EditPiece[]): { text:
 function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');
 }
+
+/** The lines a change touches: `[start, end)` of the old text, and what they become. */
+export interface ChangedSpan {
+  start: number;
+  end: number;
+  replacement: string;
+}
+
+/**
+ * The whole lines of `before` that differ from `after`, and their new text: the text both share at the start and at
+ * the end is left out, so a review shows, and an Apply replaces, only the lines that change. One pass each way.
+ */
+export function changedSpan(before: string, after: string): ChangedSpan {
+  const most = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < most && before.charCodeAt(prefix) === after.charCodeAt(prefix)) {
+    prefix++;
+  }
+  let suffix = 0;
+  while (
+    suffix < most - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  ) {
+    suffix++;
+  }
+  const start = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
+  let end = before.length - suffix;
+  if (end < before.length && before[end - 1] !== '\n') {
+    const newline = before.indexOf('\n', end);
+    end = newline < 0 ? before.length : before[newline - 1] === '\r' ? newline - 1 : newline;
+  }
+  return { start, end, replacement: after.slice(start, after.length - (before.length - end)) };
+}

@@ -76,3 +76,6 @@ function excerpt(text: string, start: number, end: number, at: number): string {
   const to = Math.min(stop, from + SEARCH_LINE_CHARS);
   return `${from > start ? '…' : ''}${text.slice(from, to).trim()}${to < stop ? '…' : ''}`;
 }
+
+/** Most bytes of files one search reads, all files together (each file is at most 512 KB). */
+export const SEARCH_MAX_BYTES = 32 * 1024 * 1024;

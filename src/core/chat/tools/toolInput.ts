@@ -6,6 +6,10 @@
 
 /** Longest path a workspace tool takes (characters). */
 export const MAX_PATH_CHARS = 500;
+/** Longest glob pattern taken. */
+export const MAX_PATTERN_CHARS = 200;
+/** Most wildcards (`*` runs, `?`) a pattern may have: VS Code turns a glob into a pattern that can backtrack. */
+export const MAX_GLOB_WILDCARDS = 6;
 
 /** The string `name` of `input`, trimmed; undefined when absent, not a string, or blank. */
 export function stringArg(input: Record<string, unknown>, name: string): string | undefined {
@@ -57,4 +61,18 @@ export function codeName(text: string, max = 120): string {
 export function quotedName(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Why a glob pattern is not taken (too long, too many wildcards), or undefined. */
+export function globProblem(pattern: string | undefined): string | undefined {
+  if (!pattern) {
+    return 'The call needs a non-empty "pattern", a glob such as "**/*.ts".';
+  }
+  if (pattern.length > MAX_PATTERN_CHARS) {
+    return `The pattern is ${pattern.length} characters long; at most ${MAX_PATTERN_CHARS} are taken.`;
+  }
+  const wildcards = (pattern.match(/\*+|\?/g) ?? []).length;
+  return wildcards > MAX_GLOB_WILDCARDS
+    ? `The pattern has ${wildcards} wildcards; at most ${MAX_GLOB_WILDCARDS} are taken: make it more precise.`
+    : undefined;
 }

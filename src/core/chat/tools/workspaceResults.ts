@@ -61,7 +61,9 @@ export function searchResult(query: string, found: readonly FileMatches[], tally
     );
   }
   if (tally.skipped) {
-    lines.push(`${tally.skipped} files were not searched (binary, larger than 512 KB, or unreadable).`);
+    lines.push(
+      `${tally.skipped} files were not searched (secret-looking, binary, larger than 512 KB, a link out of the workspace, or unreadable).`,
+    );
   }
   return lines.join('\n');
 }
