@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { applyPieces, MAX_EDIT_PIECES, readPieces } from '../../../../../src/core/chat/tools/editPieces';
+import {
+  applyPieces,
+  changedSpan,
+  MAX_EDIT_PIECES,
+  readPieces,
+  type ChangedSpan,
+} from '../../../../../src/core/chat/tools/editPieces';
 import { assertGrowth } from '../../../../support/growth';
 
 function applied(text: string, pieces: { search: string; replace: string }[]): string {
@@ -65,6 +71,39 @@ describe('chat tools: the pieces of a proposed change', () => {
       (n) => ({ text: 'a'.repeat(n * 10), pieces: [{ search: `${'a'.repeat(100)}b`, replace: 'c' }] }),
       ({ text, pieces }) => applyPieces(text, pieces),
       { n: 20_000 },
+    );
+  });
+});
+
+describe('chat tools: the lines a proposed change touches', () => {
+  const apply = (before: string, span: ChangedSpan) =>
+    before.slice(0, span.start) + span.replacement + before.slice(span.end);
+
+  for (const [name, before, after, touched] of [
+    ['one word in a middle line', 'a\nbob\nc\n', 'a\nbib\nc\n', 'bob'],
+    ['a line added at the end', 'a\nb\n', 'a\nb\nc\n', ''],
+    ['the first line', 'x\ny\n', 'z\ny\n', 'x'],
+    ['CRLF lines', 'a\r\nbob\r\nc\r\n', 'a\r\nbib\r\nc\r\n', 'bob'],
+    ['everything', 'abc', 'xyz', 'abc'],
+    ['a repeated line removed', 'a\na\na\n', 'a\na\n', 'a\n'],
+  ] as const) {
+    it(`covers whole lines and rebuilds the new text: ${name}`, () => {
+      const span = changedSpan(before, after);
+      assert.equal(apply(before, span), after);
+      assert.equal(before.slice(span.start, span.end), touched);
+      assert.ok(span.start === 0 || before[span.start - 1] === '\n');
+    });
+  }
+
+  it('is linear in the file: one change in the middle of a long file', () => {
+    assertGrowth(
+      'changedSpan',
+      (n) => ({
+        before: 'line\n'.repeat(n) + 'old\n' + 'line\n'.repeat(n),
+        after: 'line\n'.repeat(n) + 'new\n' + 'line\n'.repeat(n),
+      }),
+      ({ before, after }) => changedSpan(before, after),
+      { n: 40_000 },
     );
   });
 });
