@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { axoChatSpec, axoChatSpecs, lookupSources } from '../../../../../src/core/chat/tools/axoChatTools';
-import { lineArg, workspacePath } from '../../../../../src/core/chat/tools/toolInput';
+import { globProblem, lineArg, workspacePath } from '../../../../../src/core/chat/tools/toolInput';
 import {
   axoTitle,
   findTitle,
@@ -94,5 +94,14 @@ describe('chat tools: titles, arguments and specs', () => {
       { title: 'Book' },
     ]);
     assert.deepEqual(lookupSources({ kind: 'search', query: 'x', results: [{ title: 'A', url: 'https://a' }] }), []);
+  });
+});
+
+describe('chat tools: glob patterns ALPHA writes', () => {
+  it('takes a pattern within its length and wildcards, and says why not otherwise', () => {
+    assert.equal(globProblem('src/**/*.ts'), undefined);
+    assert.match(globProblem('') ?? '', /non-empty "pattern"/);
+    assert.match(globProblem('a'.repeat(201)) ?? '', /201 characters/);
+    assert.match(globProblem('*a*b*c*d*e*f*g') ?? '', /7 wildcards; at most 6/);
   });
 });
