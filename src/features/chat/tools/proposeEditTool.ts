@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { buildCodeContext } from '../../../core/assist/codeContext';
 import type { ChatTool, ToolResult, ToolRunContext } from '../../../core/chat/tools/chatTool';
 import { applyPieces, changedSpan, readPieces } from '../../../core/chat/tools/editPieces';
 import { stringArg } from '../../../core/chat/tools/toolInput';
@@ -7,12 +6,11 @@ import { proposeTitle } from '../../../core/chat/tools/toolTitles';
 import { WORKSPACE_TOOL_SPECS } from '../../../core/chat/tools/workspaceToolSpecs';
 import type { Logger } from '../../../core/logger';
 import { describeError } from '../../../core/service/errors';
-import type { AssistTarget } from '../../../host/editorTarget';
-import { diagnosticsOf } from '../../../host/editorTarget';
+import { targetOf } from '../../../host/editorTarget';
 import type { ProposalReviewer } from '../../../host/proposalReviewer';
 import { readAttachmentFile } from '../attachmentFile';
 import type { WorkspaceFileList } from '../workspaceFileList';
-import { workspaceFile, type WorkspaceFile } from './workspaceFiles';
+import { workspaceFile } from './workspaceFiles';
 
 /**
  * `propose_edit`: a change to an existing workspace file (under the rules of `#`), as search-and-replace pieces or
@@ -73,9 +71,11 @@ export class ProposeEditTool implements ChatTool {
       if (context.signal.aborted) {
         return { status: 'failed', text: 'The proposal was stopped before it was shown.' };
       }
+      const span = changedSpan(before, after.text);
       const opened = await this.review.open({
-        target: targetOf(document, file, before, after.text),
-        text: changedSpan(before, after.text).replacement,
+        // Only the whole lines that change: the review shows them, and Apply replaces them.
+        target: targetOf(document, new vscode.Range(document.positionAt(span.start), document.positionAt(span.end))),
+        text: span.replacement,
         commandTitle: vscode.l10n.t('Chat'),
       });
       if (!opened.id) {
@@ -92,31 +92,6 @@ export class ProposeEditTool implements ChatTool {
       return { status: 'failed', text: `The change to ${file.label} could not be proposed: ${describeError(error)}` };
     }
   }
-}
-
-/** What the review replaces: the whole lines the change touches, as the document is now. */
-function targetOf(document: vscode.TextDocument, file: WorkspaceFile, before: string, after: string): AssistTarget {
-  const span = changedSpan(before, after);
-  const range = new vscode.Range(document.positionAt(span.start), document.positionAt(span.end));
-  const context = buildCodeContext(
-    { lineCount: document.lineCount, lineText: (n) => document.lineAt(n).text },
-    {
-      languageId: document.languageId,
-      path: file.label,
-      selectionText: before.slice(span.start, span.end),
-      span: { start: range.start.line, end: range.end.line },
-      diagnostics: diagnosticsOf(document.uri),
-    },
-  );
-  return {
-    document,
-    range,
-    version: document.version,
-    snapshot: before,
-    startOffset: span.start,
-    endOffset: span.end,
-    context,
-  };
 }
 
 /**
