@@ -12,6 +12,7 @@ import {
 import { WORKSPACE_TOOL_SPECS } from '../../../../../src/core/chat/tools/workspaceToolSpecs';
 import { AXO_TOOL_SPECS } from '../../../../../src/core/mcp/axoToolSpecs';
 import { checkCall } from '../../../../../src/core/toolCalls/callCheck';
+import { assertGrowth } from '../../../../support/growth';
 
 describe('chat tools: titles, arguments and specs', () => {
   it('titles each step as the issue shows them', () => {
@@ -103,5 +104,24 @@ describe('chat tools: glob patterns ALPHA writes', () => {
     assert.match(globProblem('') ?? '', /non-empty "pattern"/);
     assert.match(globProblem('a'.repeat(201)) ?? '', /201 characters/);
     assert.match(globProblem('*a*b*c*d*e*f*g') ?? '', /7 wildcards; at most 6/);
+  });
+});
+
+describe('chat tools: the sources of a lookup', () => {
+  it('gives the sources in linear time: many citations with long titles', () => {
+    assertGrowth(
+      'lookupSources',
+      (n) => ({
+        kind: 'answer' as const,
+        answer: {
+          query: 'q',
+          model: 'axo',
+          text: '',
+          citations: Array.from({ length: n }, (_, i) => ({ title: ` \t x${' '.repeat(50)}`, url: `https://a/${i}` })),
+        },
+      }),
+      (value) => lookupSources(value),
+      { n: 5_000 },
+    );
   });
 });
