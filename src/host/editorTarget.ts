@@ -54,6 +54,14 @@ export async function resolveTarget(
   if (token?.isCancellationRequested) {
     throw new vscode.CancellationError();
   }
+  return targetOf(document, range);
+}
+
+/**
+ * The target of exactly `range` of `document` as it is now: its snapshot, the range's offsets and the context
+ * around it. Throws a RangeError with a readable sentence when the range is too large for a prompt.
+ */
+export function targetOf(document: vscode.TextDocument, range: vscode.Range): AssistTarget {
   const context = buildCodeContext(
     { lineCount: document.lineCount, lineText: (n) => document.lineAt(n).text },
     {

@@ -170,6 +170,49 @@ export const READERS: readonly ReaderRow[] = [
     inputs: 'an ignored folder of 6,000 files',
     test: '# leaves out ignored files before its cap: an ignored .venv of 6,000 files leaves room for the rest',
   },
+  // The chat's tools: workspace text and service values ALPHA asks for.
+  {
+    module: 'core/chat/tools/fileRange',
+    entry: 'sliceLines',
+    source: 'workspace',
+    inputs: 'many short lines; the last lines of a long file',
+    test: 'reads linearly: a file of n lines against 8n, and one long line',
+  },
+  {
+    module: 'core/chat/tools/textSearch',
+    entry: 'findInText',
+    source: 'workspace',
+    inputs: 'a match on every line; near misses on one line; one long line of matches',
+    test: 'searches linearly: many matches, one long line full of near misses, many lines',
+  },
+  {
+    module: 'core/chat/tools/editPieces',
+    entry: 'applyPieces',
+    source: 'model output',
+    inputs: 'a search text that almost matches everywhere',
+    test: 'applies in linear time: a long file and a search text that almost matches everywhere',
+  },
+  {
+    module: 'core/chat/tools/editPieces',
+    entry: 'changedSpan',
+    source: 'model output',
+    inputs: 'one change in the middle of a long file',
+    test: 'is linear in the file: one change in the middle of a long file',
+  },
+  {
+    module: 'core/chat/tools/workspaceResults',
+    entry: 'problemsResult',
+    source: 'workspace',
+    inputs: 'many problems with long messages',
+    test: 'formats problems linearly in their number and size',
+  },
+  {
+    module: 'core/chat/tools/axoChatTools',
+    entry: 'lookupSources',
+    source: 'service',
+    inputs: 'many citations with long titles of white space',
+    test: 'gives the sources in linear time: many citations with long titles',
+  },
   // Assistance commands.
   {
     module: 'core/assist/codeBlocks',
@@ -251,4 +294,6 @@ export const PASSES_THROUGH: Readonly<Record<string, string>> = {
   'features/chat/pageData': 'copies values into page messages',
   'core/mcp/toolResults': 'writes normalized values into results through inertText, each part within its budget',
   'features/chat/conversationTransfer': 'reads a bounded file and hands it to importConversation',
+  'core/chat/tools/chatTool': 'types only',
+  'features/chat/tools/axoTools': 'hands lookups to lookupSources and the runner',
 };

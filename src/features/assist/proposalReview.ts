@@ -1,37 +1,26 @@
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { selectionLabel } from '../../core/assist/assistPrompts';
 import { sameCode } from '../../core/assist/proposalText';
 import { DisposableOwner } from '../../host/disposables';
 import type { AssistTarget } from '../../host/editorTarget';
+import type { Proposal, ProposalReviewer, ReviewOutcome } from '../../host/proposalReviewer';
 import { PROPOSAL_SCHEME, type ProposalContentProvider } from './proposalContentProvider';
-
-/** A proposed replacement of a target's range. */
-export interface Proposal {
-  target: AssistTarget;
-  /** The new text of `target.range`, line ends and indentation already fitted. */
-  text: string;
-  /** The command's title, for messages ("Document Selection"). */
-  commandTitle: string;
-  /** What fitting the request to the model's context trimmed, in a sentence or a few (absent: nothing was). */
-  notice?: string;
-}
 
 /** What the user decided about a proposal. */
 export type Decision = 'apply' | 'discard';
-
-/** How a review ended. */
-export type ReviewOutcome = 'applied' | 'discarded' | 'unchanged';
 
 /**
  * Shows a proposal as a diff (the original as it was against the proposal, both read-only virtual documents) and
  * applies it only when the user says so: one WorkspaceEdit, so one Undo reverts it. Apply refuses, saying why, when
  * the document changed after the proposal was made; the review then stays open until it is applied or discarded.
  */
-export class ProposalReview extends DisposableOwner {
-  private nextId = 1;
+export class ProposalReview extends DisposableOwner implements ProposalReviewer {
   /** The reviews waiting for a decision, by the proposal side's URI. */
   private readonly pending = new Map<string, (decision: Decision) => void>();
+  /** The diffs of the reviews waiting for a decision, by id (to show one again). */
+  private readonly shown = new Map<string, { original: vscode.Uri; modified: vscode.Uri; title: string }>();
 
   constructor(private readonly content: ProposalContentProvider) {
     super();
@@ -57,14 +46,24 @@ export class ProposalReview extends DisposableOwner {
 
   /** Opens the diff and waits for Apply or Discard. */
   async review(proposal: Proposal): Promise<ReviewOutcome> {
+    return (await this.open(proposal)).outcome;
+  }
+
+  /**
+   * Opens the diff and returns once it is shown: the review's id (none when the proposal changes nothing) and its
+   * outcome, settled on Apply or Discard. While it waits, {@link reopen} shows the diff again by the id.
+   */
+  async open(proposal: Proposal): Promise<{ id?: string; outcome: Promise<ReviewOutcome> }> {
     const { target, text } = proposal;
     if (sameCode(text, target.context.selection.text)) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t('ALPHA proposes no change to {0}.', selectionLabel(target.context)),
       );
-      return 'unchanged';
+      return { outcome: Promise.resolve('unchanged') };
     }
-    const { original, modified } = this.uris(target);
+    // Random, so the id a chat step keeps across a reload never names another review.
+    const id = randomUUID();
+    const { original, modified } = this.uris(id, target);
     this.content.set(original, target.snapshot);
     this.content.set(
       modified,
@@ -76,8 +75,9 @@ export class ProposalReview extends DisposableOwner {
       proposal.commandTitle,
     );
     const key = modified.toString();
-    let decision = this.nextDecision(key);
-    await vscode.commands.executeCommand('vscode.diff', original, modified, title, { preview: false });
+    const decision = this.nextDecision(key);
+    this.shown.set(id, { original, modified, title });
+    await this.show(id);
     const apply = vscode.l10n.t('Apply');
     const discard = vscode.l10n.t('Discard');
     const ask = vscode.l10n.t(
@@ -93,6 +93,36 @@ export class ProposalReview extends DisposableOwner {
           this.pending.get(key)?.(choice === apply ? 'apply' : 'discard');
         }
       });
+    const outcome = this.settle(proposal, { original, modified }, decision).finally(() => this.shown.delete(id));
+    return { id, outcome };
+  }
+
+  /** Shows the diff of a review still waiting for a decision again; false when it was decided (or is unknown). */
+  async reopen(id: string): Promise<boolean> {
+    if (!this.shown.has(id)) {
+      return false;
+    }
+    await this.show(id);
+    return true;
+  }
+
+  private async show(id: string): Promise<void> {
+    const shown = this.shown.get(id);
+    if (shown) {
+      await vscode.commands.executeCommand('vscode.diff', shown.original, shown.modified, shown.title, {
+        preview: false,
+      });
+    }
+  }
+
+  /** Waits for Apply or Discard, and applies on Apply (refused: waits again). */
+  private async settle(
+    proposal: Proposal,
+    { original, modified }: { original: vscode.Uri; modified: vscode.Uri },
+    first: Promise<Decision>,
+  ): Promise<ReviewOutcome> {
+    const key = modified.toString();
+    let decision = first;
     for (;;) {
       const choice = await decision;
       if (choice !== 'apply') {
@@ -150,8 +180,7 @@ export class ProposalReview extends DisposableOwner {
     return true;
   }
 
-  private uris(target: AssistTarget): { original: vscode.Uri; modified: vscode.Uri } {
-    const id = this.nextId++;
+  private uris(id: string, target: AssistTarget): { original: vscode.Uri; modified: vscode.Uri } {
     const name = path.posix.basename(target.document.uri.path) || 'untitled';
     return {
       original: vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/original/${name}` }),

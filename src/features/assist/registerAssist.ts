@@ -9,9 +9,9 @@ import { ProposalReview } from './proposalReview';
 /**
  * Code assistance: `alpha.explain`, `alpha.document`, `alpha.refactor`, `alpha.generateTests`, `alpha.fix`, the
  * read-only proposal documents behind the diff review, and the "Fix with ALPHA" quick fix. Answers for the chat
- * go through `chat`, the chat's internal entry.
+ * go through `chat`, the chat's internal entry. Returns the review, which the chat's edit tool opens its proposals in.
  */
-export function registerAssist(services: Services, chat: ChatEntry): void {
+export function registerAssist(services: Services, chat: ChatEntry): ProposalReview {
   const content = new ProposalContentProvider();
   const review = new ProposalReview(content);
   const commands = new AssistCommands(services, review, chat);
@@ -38,6 +38,7 @@ export function registerAssist(services: Services, chat: ChatEntry): void {
       providedCodeActionKinds: FixCodeActionProvider.kinds,
     }),
   );
+  return review;
 }
 
 /**

@@ -15,12 +15,15 @@ export type FileRead = ContextItem | string | null;
  * Reads a file as a context item: its text from an open editor (unsaved edits included), else from the disk after
  * `stat` says it is a regular file within the bound (nothing is read of a folder, a device, a pipe or a file too
  * large). A file whose name, or whose real path (links resolved), looks like a secret is read only after the user
- * confirms that its text will be sent.
+ * confirms that its text will be sent (`confirm`, given the file's label: by default a modal dialog).
  */
-export async function readAttachmentFile(uri: vscode.Uri, label: string, log: Logger): Promise<FileRead> {
-  // A link is judged by where it leads too: `notes.md -> ~/.aws/credentials` is a secret.
-  const real = await realPathOf(uri);
-  if ((looksSecret(uri.path) || looksSecret(real.path)) && !(await confirmSecret(label))) {
+export async function readAttachmentFile(
+  uri: vscode.Uri,
+  label: string,
+  log: Logger,
+  confirm: (label: string) => Promise<boolean> = confirmSecret,
+): Promise<FileRead> {
+  if ((await looksSecretFile(uri)) && !(await confirm(label))) {
     return null;
   }
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -62,6 +65,12 @@ export async function readAttachmentFile(uri: vscode.Uri, label: string, log: Lo
   }
 }
 
+/** Whether a file's name, or its real path's (links resolved), looks like a secret. */
+export async function looksSecretFile(uri: vscode.Uri): Promise<boolean> {
+  // A link is judged by where it leads too: `notes.md -> ~/.aws/credentials` is a secret.
+  return looksSecret(uri.path) || looksSecret((await realPathOf(uri)).path);
+}
+
 /** Asks before a secret-looking file is attached; true when the user agreed. */
 async function confirmSecret(label: string): Promise<boolean> {
   return confirmAttach(
@@ -86,20 +95,24 @@ export async function mayReadDropped(uri: vscode.Uri, openEditors: readonly vsco
   if (uri.scheme === 'untitled') {
     return false;
   }
-  const real = await realPathOf(uri);
-  const folders = await Promise.all((vscode.workspace.workspaceFolders ?? []).map((f) => realPathOf(f.uri)));
-  if (
-    folders.some(
-      (folder) =>
-        folder.scheme === real.scheme && folder.authority === real.authority && isWithin(real.path, folder.path),
-    )
-  ) {
+  if (await insideWorkspace(uri)) {
     return true;
   }
+  const real = await realPathOf(uri);
   const shown = real.scheme === 'file' ? real.fsPath : real.toString(true);
   return confirmAttach(
     vscode.l10n.t('Attach {0}? It is outside the folders of this workspace.', shown),
     vscode.l10n.t('Attach'),
+  );
+}
+
+/** Whether `uri`'s real path (symbolic links resolved) lies in a workspace folder (whose links are resolved too). */
+export async function insideWorkspace(uri: vscode.Uri): Promise<boolean> {
+  const real = await realPathOf(uri);
+  const folders = await Promise.all((vscode.workspace.workspaceFolders ?? []).map((f) => realPathOf(f.uri)));
+  return folders.some(
+    (folder) =>
+      folder.scheme === real.scheme && folder.authority === real.authority && isWithin(real.path, folder.path),
   );
 }
 

@@ -53,6 +53,38 @@ export class WorkspaceFileList implements vscode.Disposable {
     return this.files;
   }
 
+  /**
+   * Whether `#` would offer `uri`, judged on its own (the list's cap does not count): a file in a workspace folder
+   * that `files.exclude`, `search.exclude` and the ignore files that apply to it (`.git/info/exclude`, the
+   * `.gitignore` of its folder and of each folder above it) do not leave out. A path with glob characters in it
+   * cannot be asked of `findFiles` exactly: it is offered when the list holds it.
+   */
+  async offers(uri: vscode.Uri): Promise<boolean> {
+    const folder = folderOf(uri);
+    if (!folder) {
+      return false;
+    }
+    const relative = relativeTo(folder, uri);
+    if (/[*?[\]{}]/.test(relative)) {
+      return (await this.list()).some((u) => u.toString() === uri.toString());
+    }
+    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, relative), excludesNow(), 1);
+    if (!found.length) {
+      return false;
+    }
+    const dirs = relative.split('/').slice(0, -1);
+    const candidates = [
+      { dir: '', uri: vscode.Uri.joinPath(folder.uri, '.git', 'info', 'exclude') },
+      ...dirs.map((_, i) => {
+        const dir = dirs.slice(0, i).join('/');
+        return { dir, uri: vscode.Uri.joinPath(folder.uri, dir, '.gitignore') };
+      }),
+      { dir: dirs.join('/'), uri: vscode.Uri.joinPath(folder.uri, ...dirs, '.gitignore') },
+    ];
+    const rules = new IgnoreRules(await readIgnoreFiles(candidates));
+    return rules.select([relative], 1, IGNORE_BUDGET_MS).kept.length === 1;
+  }
+
   dispose(): void {
     for (const d of this.disposables.splice(0)) {
       d.dispose();
@@ -94,11 +126,7 @@ export class WorkspaceFileList implements vscode.Disposable {
   }
 
   private async read(): Promise<vscode.Uri[]> {
-    const excludes = excludeGlob(
-      vscode.workspace.getConfiguration('files').get('exclude'),
-      vscode.workspace.getConfiguration('search').get('exclude'),
-    );
-    const found = await vscode.workspace.findFiles('**/*', excludes, MAX_SCANNED_FILES);
+    const found = await vscode.workspace.findFiles('**/*', excludesNow(), MAX_SCANNED_FILES);
     const out: vscode.Uri[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const mine = found.filter((u) => folderOf(u) === folder);
@@ -135,6 +163,14 @@ export class WorkspaceFileList implements vscode.Disposable {
   }
 }
 
+/** The exclude glob of `files.exclude`, `search.exclude` and the folders always left out, as the settings are now. */
+export function excludesNow(): string {
+  return excludeGlob(
+    vscode.workspace.getConfiguration('files').get('exclude'),
+    vscode.workspace.getConfiguration('search').get('exclude'),
+  );
+}
+
 /** The ignore files of a folder: `.git/info/exclude` and every `.gitignore` among its listed files. */
 async function ignoreFiles(folder: vscode.WorkspaceFolder, files: readonly vscode.Uri[]): Promise<IgnoreFile[]> {
   const candidates: { dir: string; uri: vscode.Uri }[] = [
@@ -147,6 +183,11 @@ async function ignoreFiles(folder: vscode.WorkspaceFolder, files: readonly vscod
       candidates.push({ dir: relative.slice(0, -'/.gitignore'.length), uri });
     }
   }
+  return readIgnoreFiles(candidates);
+}
+
+/** The ignore files among `candidates` that exist and are within their bound. */
+async function readIgnoreFiles(candidates: readonly { dir: string; uri: vscode.Uri }[]): Promise<IgnoreFile[]> {
   const out: IgnoreFile[] = [];
   for (const { dir, uri } of candidates) {
     try {

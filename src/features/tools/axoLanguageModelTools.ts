@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AXO_TOOL_NAMES } from '../../core/mcp/axoToolSpecs';
-import { AxoToolRunner } from '../../core/mcp/axoToolRunner';
+import { AxoToolRunner, type ToolLookups } from '../../core/mcp/axoToolRunner';
 import { abortOnCancel } from '../../host/disposables';
 import type { Services } from '../../host/services';
 import type { AgentToolsApi, LanguageModelTool, LanguageModelToolResult } from './toolsApi';
@@ -11,14 +11,19 @@ import type { AgentToolsApi, LanguageModelTool, LanguageModelToolResult } from '
  * `alphaAxo.encyclopedia.model`, and only the encyclopedia key (never the billed chat key).
  */
 export function createToolRunner(services: Services): AxoToolRunner {
+  return new AxoToolRunner(toolLookups(services));
+}
+
+/** Where the tools' lookups come from (see {@link createToolRunner}); our chat's AXO tools run on the same. */
+export function toolLookups(services: Services): ToolLookups {
   const { encyclopedia: store, settings, scrubber } = services;
-  return new AxoToolRunner({
+  return {
     lookup: (request, signal) => store.lookupForTool(request, signal),
     model: () => settings.encyclopediaModel,
     aboutArticle: (question) => store.articlesNamedIn(question, 1)[0]?.title,
     keyAdvice: vscode.l10n.t('the command “AXO: Set Encyclopedia API Key”'),
     scrubKeys: (text) => scrubber.scrub(text),
-  });
+  };
 }
 
 /** One AXO tool as VS Code's chat calls it. */
