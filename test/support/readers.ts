@@ -294,6 +294,5 @@ export const PASSES_THROUGH: Readonly<Record<string, string>> = {
   'features/chat/pageData': 'copies values into page messages',
   'core/mcp/toolResults': 'writes normalized values into results through inertText, each part within its budget',
   'features/chat/conversationTransfer': 'reads a bounded file and hands it to importConversation',
-  'core/chat/tools/chatTool': 'types only',
   'features/chat/tools/axoTools': 'hands lookups to lookupSources and the runner',
 };
