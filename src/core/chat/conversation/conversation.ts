@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { Citation } from '../../service/normalize';
 import type { ReplyUsage } from '../../service/usage';
 import type { ReplyTiming } from '../runs/replyTiming';
+import type { ToolAccess, ToolStep } from '../tools/chatTool';
 import { CONVERSATION_VERSION } from '../store/conversationSchema';
 
 /** What became of a reply; `streaming` is on disk only while a reply arrives (or after a crash). */
@@ -63,6 +64,10 @@ export interface StoredMessage {
    * so files of version 4 need no upgrade step: replies written before it have none and show no speed.
    */
   timing?: ReplyTiming;
+  /** A reply's tool calls, in the order written, each where it sits in the text (absent: it called none). */
+  steps?: ToolStep[];
+  /** How many billed requests the reply took (absent: one; each tool round trip is another). */
+  requests?: number;
   /**
    * A branch message's parent: the message it follows (absent: a first prompt). Only messages in `branches` have
    * one; on the path, a message follows the one before it (see branches.ts).
@@ -85,6 +90,8 @@ export interface Conversation {
   groundWithAxo?: boolean;
   /** Summaries sent in place of older turns (see compaction.ts); absent when the conversation was never compacted. */
   compactions?: Compaction[];
+  /** What ALPHA may use in this conversation (absent: the `alphaAxo.chat.tools` setting's level). */
+  toolAccess?: ToolAccess;
   /** Pinned: listed above the others. Optional like `groundWithAxo` (absent = not pinned). */
   pinned?: boolean;
   /**
