@@ -144,6 +144,13 @@ export const READERS: readonly ReaderRow[] = [
   },
   // Assistance commands.
   {
+    module: 'core/chat/tools/toolLoop',
+    entry: 'runToolLoop',
+    source: 'model output',
+    inputs: 'thousands of calls between lines of text in one reply',
+    test: 'stays linear in a reply of thousands of calls between lines of text',
+  },
+  {
     module: 'core/assist/codeBlocks',
     entry: 'StreamingCodeBlock',
     source: 'model output',
@@ -222,4 +229,8 @@ export const PASSES_THROUGH: Readonly<Record<string, string>> = {
   'features/chat/pageData': 'copies values into page messages',
   'core/mcp/toolResults': 'writes normalized values into results through inertText, each part within its budget',
   'features/chat/conversationTransfer': 'reads a bounded file and hands it to importConversation',
+  'core/chat/tools/chatTool': 'types only',
+  'core/chat/runs/chatStateTypes': 'types only',
+  'core/chat/runs/replyRun': 'hands the request to runReply or runToolLoop',
+  'core/chat/tools/stepRun': "keeps a tool's result cut to its budget by length; an error's words are cut before use",
 };

@@ -93,7 +93,10 @@ export function failureSentence(tool: string, error: unknown): string {
   } else if (typeof error === 'number' || typeof error === 'boolean') {
     reason = String(error);
   }
-  reason = reason.replace(/\s+/g, ' ').trim();
+  reason = reason
+    .slice(0, 2 * MAX_REASON)
+    .replace(/\s+/g, ' ')
+    .trim();
   if (reason.length > MAX_REASON) {
     reason = `${reason.slice(0, MAX_REASON - 1)}…`;
   }
