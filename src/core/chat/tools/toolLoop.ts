@@ -182,14 +182,14 @@ class SourceList {
 
   constructor(private readonly reply: StoredMessage) {
     for (const source of reply.sources ?? []) {
-      this.seen.add(keyOf(source));
+      this.seen.add(sourceKey(source));
     }
   }
 
   /** Adds the new ones; returns the reply's sources when any was added. */
   add(sources: readonly Citation[] | undefined): readonly Citation[] | undefined {
     const fresh = (sources ?? []).filter((s) => {
-      const key = keyOf(s);
+      const key = sourceKey(s);
       const known = this.seen.has(key);
       this.seen.add(key);
       return !known;
@@ -202,6 +202,7 @@ class SourceList {
   }
 }
 
-function keyOf(source: Citation): string {
+/** The key by which a step's sources join the reply's (by URL, else by title); the pages number them by it too. */
+export function sourceKey(source: Citation): string {
   return source.url ? `url:${source.url}` : `title:${source.title.trim().toLowerCase()}`;
 }
