@@ -5,7 +5,6 @@ import type { Citation } from '../../service/normalize';
 import { requestFor, type BuiltRequest } from '../request/requestBuilder';
 import { sendablePath } from '../conversation/compaction';
 import { runReply, storedError } from './replyRunner';
-import { replyReserve } from '../request/contextBudget';
 import { DEFAULT_CALLS_PER_REPLY, runToolLoop } from '../tools/toolLoop';
 import type { ChatTool, ToolStep } from '../tools/chatTool';
 
@@ -179,10 +178,10 @@ export class ReplyRun {
         source: this.options.source,
         model: settings.model,
         stream: settings.stream,
+        // Not fitted again: the request was fitted with its trims told; the tools message rides in the reply's reserve.
         messages: request.messages,
         tools,
         maxCalls: settings.toolCallsPerReply ?? DEFAULT_CALLS_PER_REPLY,
-        maxTokens: request.limit - replyReserve(request.limit),
         reply,
         signal: running.controller.signal,
         confirm: this.options.confirm ?? (() => Promise.resolve(false)),
