@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { HttpSettings } from '../core/net/http';
 import { parseNoProxy, type ProxySettings } from '../core/net/proxy';
+import { TOOL_ACCESS_LEVELS, isToolAccess, type ToolAccess } from '../core/chat/tools/chatTool';
 
 const SECTION = 'alphaAxo';
 
@@ -69,6 +70,33 @@ export class Settings {
    */
   get chatGroundWithAxo(): boolean {
     return userValue<unknown>('chat.groundWithAxo') === true;
+  }
+
+  /**
+   * `alphaAxo.chat.toolCalling`: ALPHA may call tools (Agent mode, and our chat). From the user's settings only: a
+   * repository may not turn on what reaches the service.
+   */
+  get chatToolCalling(): boolean {
+    return userValue<unknown>('chat.toolCalling') !== false;
+  }
+
+  /**
+   * `alphaAxo.chat.tools`: what ALPHA may use in a conversation that has not chosen. A workspace (or folder) value
+   * may lower the user's level, never raise it: what leaves the machine and what may be proposed is the user's to
+   * decide, while a repository may still ask for less.
+   */
+  get chatToolAccess(): ToolAccess {
+    const info = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('chat.tools');
+    const user = [info?.globalValue, info?.defaultValue].find(isToolAccess) ?? 'read';
+    const workspace = [info?.workspaceFolderValue, info?.workspaceValue].find(isToolAccess);
+    const rank = (level: ToolAccess) => TOOL_ACCESS_LEVELS.indexOf(level);
+    return workspace !== undefined && rank(workspace) < rank(user) ? workspace : user;
+  }
+
+  /** `alphaAxo.chat.toolCallsPerReply` (1–25, default 8), from the user's settings only: each call is billed. */
+  get chatToolCallsPerReply(): number {
+    const value = userValue<unknown>('chat.toolCallsPerReply');
+    return typeof value === 'number' && Number.isFinite(value) ? Math.min(25, Math.max(1, Math.round(value))) : 8;
   }
 
   /** `alphaAxo.encyclopedia.model`, from the user's settings only. */

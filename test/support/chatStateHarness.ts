@@ -18,6 +18,7 @@ import { summaryOf, type ConversationSummary } from '../../src/core/chat/store/c
 import type { GroundingResult } from '../../src/core/chat/request/grounding';
 import type { ReplySource } from '../../src/core/chat/runs/replyRunner';
 import { silentLogger, type Logger } from '../../src/core/logger';
+import type { ToolStep } from '../../src/core/chat/tools/chatTool';
 
 /** A promise and the function that settles it. */
 export function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -200,6 +201,9 @@ export class Recorder implements ChatStateListener {
   }
   replyNotice(requestId: number, notice: string): void {
     this.note(`notice ${requestId} ${notice}`);
+  }
+  replyStep(requestId: number, step: ToolStep): void {
+    this.note(`step ${requestId} ${step.tool} ${step.status}`);
   }
   replyEnded(requestId: number, reply: StoredMessage): void {
     this.note(`ended ${requestId} ${reply.status ?? ''}`);

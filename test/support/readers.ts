@@ -215,6 +215,13 @@ export const READERS: readonly ReaderRow[] = [
   },
   // Assistance commands.
   {
+    module: 'core/chat/tools/toolLoop',
+    entry: 'runToolLoop',
+    source: 'model output',
+    inputs: 'thousands of calls between lines of text in one reply',
+    test: 'stays linear in a reply of thousands of calls between lines of text',
+  },
+  {
     module: 'core/assist/codeBlocks',
     entry: 'StreamingCodeBlock',
     source: 'model output',
@@ -295,4 +302,7 @@ export const PASSES_THROUGH: Readonly<Record<string, string>> = {
   'core/mcp/toolResults': 'writes normalized values into results through inertText, each part within its budget',
   'features/chat/conversationTransfer': 'reads a bounded file and hands it to importConversation',
   'features/chat/tools/axoTools': 'hands lookups to lookupSources and the runner',
+  'core/chat/runs/chatStateTypes': 'types only',
+  'core/chat/runs/replyRun': 'hands the request to runReply or runToolLoop',
+  'core/chat/tools/stepRun': "keeps a tool's result cut to its budget by length; an error's words are cut before use",
 };

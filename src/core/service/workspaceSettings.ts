@@ -10,6 +10,7 @@ export const USER_ONLY_SETTINGS: readonly string[] = [
   'alphaAxo.chat.inrPerMillionInputTokens',
   'alphaAxo.chat.inrPerMillionOutputTokens',
   'alphaAxo.chat.groundWithAxo',
+  'alphaAxo.chat.toolCallsPerReply',
   'alphaAxo.encyclopedia.model',
   'alphaAxo.encyclopedia.models',
   'alphaAxo.encyclopedia.hoverLookups',

@@ -15,7 +15,9 @@ import type {
   HistoryScope,
   HostToWebview,
   QueueView,
+  ToolAccessView,
 } from '../../protocol/chatProtocol';
+import { confirmTool, openStepReview, type ChatToolsHost } from './chatTools';
 import type { ConnectedPages } from './connectedPages';
 import type { ChatSession } from './chatSession';
 import { readDisplay } from '../../host/display';
@@ -25,6 +27,7 @@ import {
   endedMessages,
   pageData,
   startedMessage,
+  stepMessage,
   queueView,
   summaryView,
   type ArticlePlaces,
@@ -59,6 +62,8 @@ export class ChatController extends DisposableOwner {
     private readonly pages: ConnectedPages,
     /** This window's workspace (see `Conversation.workspace`); undefined in a window without one. */
     private readonly workspace?: string,
+    /** ALPHA's tools in this chat (absent: none, and no control is shown). */
+    private readonly tools?: ChatToolsHost,
   ) {
     super();
     const { settings } = services;
@@ -71,7 +76,12 @@ export class ChatController extends DisposableOwner {
         stream: settings.chatStream,
         groundByDefault: settings.chatGroundWithAxo,
         queuePrompts: settings.chatQueuePrompts,
+        toolCalling: settings.chatToolCalling,
+        toolAccess: settings.chatToolAccess,
+        toolCallsPerReply: settings.chatToolCallsPerReply,
       }),
+      toolbox: tools?.toolbox,
+      confirm: confirmTool,
       ground: (prompt, signal) =>
         groundQuestion(services.axo, services.encyclopedia, prompt, settings.encyclopediaModel, signal),
       instructions: () => services.instructions.current,
@@ -82,6 +92,12 @@ export class ChatController extends DisposableOwner {
         },
         replyDelta: pages.delta,
         replyNotice: (requestId, notice) => this.broadcast({ type: 'chat/notice', requestId, notice }),
+        replyStep: (requestId, step, added) => {
+          const reply = this.chat.conversation.messages.find((m) => m.id === this.chat.runningReply?.messageId);
+          this.broadcast(
+            stepMessage(requestId, step, reply?.sources ?? added, added !== undefined, this.articlePlaces()),
+          );
+        },
         replyEnded: (requestId, reply) => {
           this.broadcast(...endedMessages(requestId, reply, { ...this.gauge(), prices: settings.chatPrices }));
         },
@@ -264,6 +280,19 @@ export class ChatController extends DisposableOwner {
     return this.chat.setGround(on);
   }
 
+  /** The tools control: what ALPHA may use in the conversation shown, remembered by it from now on. */
+  setToolAccess(access: ToolAccessView): Promise<void> {
+    return this.chat.setToolAccess(access);
+  }
+
+  /** Opens the review of a step's proposed edit again. */
+  async openReview(messageId: string, stepId: string): Promise<void> {
+    await this.chat.whenLoaded();
+    if (this.tools) {
+      await openStepReview(this.chat.conversation, messageId, stepId, this.tools);
+    }
+  }
+
   /** "Compact Conversation": ALPHA summarises the older turns, sent instead of them from then on (Undo offered). */
   async compact(): Promise<void> {
     await this.chat.whenLoaded();
@@ -351,6 +380,7 @@ export class ChatController extends DisposableOwner {
       instructions: instructions.current,
       hasSelection: this.hasSelection,
       groundWithAxo: this.chat.groundWithAxo,
+      toolAccess: this.tools && settings.chatToolCalling ? this.chat.toolAccess : undefined,
       historyScope: this.historyScope,
       queue: this.queue(),
       articles: this.articlePlaces(),

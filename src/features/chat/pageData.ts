@@ -28,8 +28,12 @@ import type {
   ModelView,
   QueueView,
   SourceView,
+  StepView,
+  ToolAccessView,
   UsageView,
 } from '../../protocol/chatProtocol';
+import type { ToolStep } from '../../core/chat/tools/chatTool';
+import { sourceKey } from '../../core/chat/tools/toolLoop';
 
 /**
  * What a page is drawn from, read in one go: the conversation shown, the list, and what the window knows beside
@@ -50,6 +54,8 @@ export interface PageSource {
   instructions: Instructions | undefined;
   hasSelection: boolean;
   groundWithAxo: boolean;
+  /** What ALPHA may use in the conversation shown; absent where tool calling is off (no control is shown). */
+  toolAccess?: ToolAccessView;
   historyScope?: HistoryScope;
   queue: QueueView;
   articles: ArticlePlaces;
@@ -71,6 +77,7 @@ export function pageData(source: PageSource): ChatStateView {
     budget: budgetView(source.budget, source.instructions),
     hasSelection: source.hasSelection,
     groundWithAxo: source.groundWithAxo,
+    ...(source.toolAccess ? { toolAccess: source.toolAccess } : {}),
     historyScope: source.historyScope,
     otherVersions: otherVersionsUsage(conversation, prices),
     summaries: summariesUsage(conversation, prices),
@@ -180,7 +187,53 @@ export function messageView(
     usage: usageView(m.usage, prices),
     speed: replySpeed(m.timing, m.usage),
     ...(branch ? { branch: { index: branch.index, count: branch.count } } : {}),
+    ...(m.steps?.length ? { steps: stepViews(m.steps, m.sources) } : {}),
+    ...(m.requests !== undefined && m.requests > 1 ? { requests: m.requests } : {}),
   };
+}
+
+/** A reply's steps as the page draws them, each with the numbers of the reply's sources it brought. */
+export function stepViews(steps: readonly ToolStep[], sources: readonly Citation[] = []): StepView[] {
+  const numbers = new Map<string, number>();
+  sources.forEach((source, i) => {
+    if (!numbers.has(sourceKey(source))) {
+      numbers.set(sourceKey(source), i + 1);
+    }
+  });
+  return steps.map((step) => stepView(step, numbers));
+}
+
+function stepView(step: ToolStep, numbers: ReadonlyMap<string, number>): StepView {
+  const brought = (step.sources ?? []).flatMap((s) => numbers.get(sourceKey(s)) ?? []);
+  return {
+    id: step.id,
+    tool: step.tool,
+    title: step.title,
+    status: step.status,
+    offset: step.offset,
+    ...(step.result !== undefined ? { result: step.result } : {}),
+    ...(step.review ? { review: true } : {}),
+    ...(brought.length ? { sources: [...new Set(brought)] } : {}),
+  };
+}
+
+/**
+ * `chat/step`: a step of the streaming reply as it stands, numbered against the reply's sources (`sources`); with
+ * `sourcesChanged`, the reply's whole Sources list goes along, the step having added to it.
+ */
+export function stepMessage(
+  requestId: number,
+  step: ToolStep,
+  sources: readonly Citation[] | undefined,
+  sourcesChanged: boolean,
+  articles: ArticlePlaces,
+): HostToWebview {
+  const [view] = stepViews([step], sources);
+  if (!sourcesChanged || !sources?.length) {
+    return { type: 'chat/step', requestId, step: view };
+  }
+  const targets = sourceTargets(sources, articles.baseUrl, articles.known);
+  return { type: 'chat/step', requestId, step: view, sources: sources.map((c, i) => sourceView(c, targets[i])) };
 }
 
 /** A chat price in INR per million tokens, input and output (see `Settings.chatPrices`). */

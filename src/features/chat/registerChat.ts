@@ -14,6 +14,7 @@ import type { ChatEntry } from '../../host/chatEntry';
 import { CHAT_PANEL_TYPE, ChatPanels } from './chatPanels';
 import { ChatRouter } from './chatRouter';
 import { ChatSession } from './chatSession';
+import type { ChatToolsHost } from './chatTools';
 import { ConnectedPages } from './connectedPages';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { CodeActions } from './codeActions';
@@ -28,9 +29,13 @@ const CONVERSATIONS_DIR = 'conversations';
  * and the commands `alpha.chat.open`, `.openInEditor`, `.new`, `.ask`, `.addSelection`, `.export`, `.exportJson`,
  * `.import` and `.stop`.
  * Does no I/O now: the current conversation is read when a chat page first asks for it. Returns the chat's entry for
- * the extension's own features (see {@link ChatEntry}).
+ * the extension's own features (see {@link ChatEntry}). `tools`: ALPHA's tools in this chat, where the window offers
+ * them (absent: replies are written without tools and the page shows no tools control).
  */
-export function registerChat(services: Services): { onDidChangeStreaming: vscode.Event<boolean>; entry: ChatEntry } {
+export function registerChat(
+  services: Services,
+  tools?: ChatToolsHost,
+): { onDidChangeStreaming: vscode.Event<boolean>; entry: ChatEntry } {
   const { context, log, settings, http } = services;
   // Other windows write the same folder: the watcher brings their conversations and turns into this one.
   const store = new ConversationStore(
@@ -46,7 +51,7 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     http.fetchPublic(url, { ...options, allowedOrigin: originOf(settings.baseUrl) }),
   );
   const pages = new ConnectedPages();
-  const controller = new ChatController(services, session, actions, pages, workspace);
+  const controller = new ChatController(services, session, actions, pages, workspace, tools);
   const attachments = new AttachmentSource(log);
   const exportConversation = () => exportMarkdown(session.conversation);
   const replyText = new ReplyTextProvider(() => session.conversation);
@@ -70,6 +75,10 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
     },
     attachments,
     refuse: (reason) => void vscode.window.showWarningMessage(reason),
+    tools: tools && {
+      setAccess: (access) => controller.setToolAccess(access),
+      openReview: (messageId, stepId) => controller.openReview(messageId, stepId),
+    },
   });
   const view = new ChatViewProvider(context.extensionUri, router, log);
   const panels = new ChatPanels(context.extensionUri, router, log);
@@ -157,7 +166,9 @@ export function registerChat(services: Services): { onDidChangeStreaming: vscode
       }
       if (
         e.affectsConfiguration('alphaAxo.chat.inrPerMillionInputTokens') ||
-        e.affectsConfiguration('alphaAxo.chat.inrPerMillionOutputTokens')
+        e.affectsConfiguration('alphaAxo.chat.inrPerMillionOutputTokens') ||
+        e.affectsConfiguration('alphaAxo.chat.toolCalling') ||
+        e.affectsConfiguration('alphaAxo.chat.tools')
       ) {
         void controller.redraw();
       }

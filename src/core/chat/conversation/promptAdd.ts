@@ -21,6 +21,26 @@ export function addPrompt(conversation: Conversation, text: string, context: rea
   return true;
 }
 
+/** Adds a reply already received (not asked of ALPHA now), with what fitting its request trimmed. */
+export function addRecordedReply(
+  conversation: Conversation,
+  text: string,
+  model: string,
+  trimmed: Pick<StoredMessage, 'notice' | 'trim'>,
+): void {
+  conversation.messages.push({
+    id: newId(),
+    role: 'assistant',
+    content: text,
+    createdAt: Date.now(),
+    status: 'done',
+    model,
+    ...(trimmed.notice ? { notice: trimmed.notice } : {}),
+    ...(trimmed.trim ? { trim: trimmed.trim } : {}),
+  });
+  conversation.updatedAt = Date.now();
+}
+
 /** Whether the title is the one the first prompt gave (not one the user gave): it then follows that prompt's version. */
 export function hasPromptTitle(conversation: Conversation): boolean {
   const first = conversation.messages[0];

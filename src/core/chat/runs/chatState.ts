@@ -7,7 +7,7 @@ import { compactAndTell, undoAndTell, type CompactOutcome } from './compactRun';
 import { newId, type ContextItem, type Conversation, type StoredMessage } from '../conversation/conversation';
 import type { ConversationSummary } from '../store/conversationSummary';
 import { OperationQueue } from './operationQueue';
-import { addPending, addPrompt, hasPromptTitle, titleFrom } from '../conversation/promptAdd';
+import { addPending, addPrompt, addRecordedReply, hasPromptTitle, titleFrom } from '../conversation/promptAdd';
 import { prepareEdit, prepareRegenerate } from '../conversation/versionEdits';
 import type { QueuedPrompt } from '../conversation/conversation';
 import { PromptQueue } from './promptQueue';
@@ -20,6 +20,7 @@ import {
   type OrganiseContext,
 } from './organise';
 import { ReplyRun, type ReplyOverrides } from './replyRun';
+import { isToolAccess, type ToolAccess } from '../tools/chatTool';
 
 /**
  * The chat's state, apart from VS Code: the conversation shown (through its holder), the running reply, and every
@@ -114,18 +115,7 @@ export class ChatState {
       if (!this.addPrompt(text, this.takePending([]))) {
         return;
       }
-      const conversation = this.conversation;
-      conversation.messages.push({
-        id: newId(),
-        role: 'assistant',
-        content: replyText,
-        createdAt: Date.now(),
-        status: 'done',
-        model: this.options.settings().model,
-        ...(trimmed.notice ? { notice: trimmed.notice } : {}),
-        ...(trimmed.trim ? { trim: trimmed.trim } : {}),
-      });
-      conversation.updatedAt = Date.now();
+      addRecordedReply(this.conversation, replyText, this.options.settings().model, trimmed);
       await this.options.holder.saveNow();
       await this.options.listener.conversationChanged();
     });
@@ -241,6 +231,16 @@ export class ChatState {
     });
   }
 
+  /** What ALPHA may use in the conversation shown: remembered by it from now on (a level not known is ignored). */
+  setToolAccess(access: ToolAccess): Promise<void> {
+    return this.serial(async () => {
+      if (isToolAccess(access)) {
+        this.conversation.toolAccess = access;
+        this.options.holder.scheduleSave();
+      }
+    });
+  }
+
   /**
    * "Compact Conversation": ALPHA summarises the older turns of the path shown into one message, sent instead of
    * them from then on (see compaction.ts); the running reply stops first. The pages redraw with the marker.
@@ -261,6 +261,11 @@ export class ChatState {
   /** Whether "Ground with AXO" is on for the conversation shown. */
   get groundWithAxo(): boolean {
     return this.conversation.groundWithAxo ?? this.options.settings().groundByDefault;
+  }
+
+  /** What ALPHA may use in the conversation shown: its own choice, else the setting's (see setToolAccess). */
+  get toolAccess(): ToolAccess {
+    return this.conversation.toolAccess ?? this.options.settings().toolAccess ?? 'none';
   }
 
   /**

@@ -4,6 +4,8 @@ import type { ConversationSummary } from '../store/conversationSummary';
 import type { GroundingResult } from '../request/grounding';
 import type { Instructions } from '../request/instructions';
 import type { ReplySource } from './replyRunner';
+import type { Citation } from '../../service/normalize';
+import type { ChatToolbox, ToolAccess, ToolRunContext, ToolStep } from '../tools/chatTool';
 
 /** What another window changed: the conversation shown (already updated in place), the list, or both. */
 export interface ExternalChange {
@@ -50,6 +52,12 @@ export interface ReplySettings {
   groundByDefault: boolean;
   /** A prompt sent while a reply streams waits its turn (true) or stops that reply (false, absent). */
   queuePrompts?: boolean;
+  /** `alphaAxo.chat.toolCalling`: ALPHA may call tools at all (absent: no). */
+  toolCalling?: boolean;
+  /** What ALPHA may use in a conversation that has not chosen (`alphaAxo.chat.tools`; absent: nothing). */
+  toolAccess?: ToolAccess;
+  /** The most tool calls one reply may run (`alphaAxo.chat.toolCallsPerReply`; absent: 8). */
+  toolCallsPerReply?: number;
 }
 
 /** What the chat tells its pages. Each call comes after the state changed; an awaited one is awaited in order. */
@@ -59,6 +67,11 @@ export interface ChatStateListener {
   replyDelta(requestId: number, text: string): void;
   /** The running reply got a notice (the grounding's note, a trim of the context). */
   replyNotice(requestId: number, notice: string): void;
+  /**
+   * A step of the running reply was written or changed (a copy, as it stands now); `sources`: the reply's sources,
+   * when the step added to them.
+   */
+  replyStep?(requestId: number, step: ToolStep, sources?: readonly Citation[]): void;
   /** The reply ended: done, stopped or failed (its `status` and `error` say which). */
   replyEnded(requestId: number, reply: StoredMessage): void;
   /** The conversation shown changed as a whole (a switch, an edit, a merge): draw it again, with the list. */
@@ -78,6 +91,10 @@ export interface ChatStateOptions {
   settings: () => ReplySettings;
   /** Asks AXO for a grounded reply's sources (absent: grounding is unavailable and stays off). */
   ground?: (prompt: string, signal: AbortSignal) => Promise<GroundingResult>;
+  /** The tools this window offers ALPHA (absent: none; every reply is written without tools). */
+  toolbox?: ChatToolbox;
+  /** Asks the user a tool's yes/no question (absent: every such question is declined). */
+  confirm?: ToolRunContext['confirm'];
   /** The repository's instructions the next request sends (absent or undefined: none; see instructions.ts). */
   instructions?: () => Instructions | undefined;
   listener: ChatStateListener;

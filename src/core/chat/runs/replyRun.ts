@@ -1,9 +1,12 @@
 import { INTERRUPTED_NOTICE, newId, type Conversation, type StoredMessage } from '../conversation/conversation';
 import type { ChatStateOptions, ReplySettings } from './chatStateTypes';
 import type { GroundingResult } from '../request/grounding';
+import type { Citation } from '../../service/normalize';
 import { requestFor, type BuiltRequest } from '../request/requestBuilder';
 import { sendablePath } from '../conversation/compaction';
 import { runReply, storedError } from './replyRunner';
+import { DEFAULT_CALLS_PER_REPLY, runToolLoop } from '../tools/toolLoop';
+import type { ChatTool, ToolStep } from '../tools/chatTool';
 
 /** The reply being written: the one representation of "a reply is running". */
 interface Running {
@@ -131,6 +134,13 @@ export class ReplyRun {
       reply.status = 'interrupted';
       reply.notice = INTERRUPTED_NOTICE;
     }
+    if (reply?.steps?.some((step) => step.status === 'running')) {
+      // Nothing resumes after a reload: a step cut short comes back stopped.
+      for (const step of reply.steps) {
+        step.status = step.status === 'running' ? 'stopped' : step.status;
+      }
+      reply.steps = [...reply.steps];
+    }
     running.controller.abort();
     return true;
   }
@@ -155,9 +165,32 @@ export class ReplyRun {
       listener.replyNotice(requestId, reply.notice);
     }
     holder.scheduleSave();
+    const onDelta = (text: string) => {
+      listener.replyDelta(requestId, text);
+      holder.scheduleSave();
+    };
+    const tools = this.toolsFor(conversation, settings);
     if (request.error) {
       reply.status = 'error';
       reply.error = storedError(request.error, Date.now());
+    } else if (tools.length) {
+      await runToolLoop({
+        source: this.options.source,
+        model: settings.model,
+        stream: settings.stream,
+        // Not fitted again: the request was fitted with its trims told; the tools message rides in the reply's reserve.
+        messages: request.messages,
+        tools,
+        maxCalls: settings.toolCallsPerReply ?? DEFAULT_CALLS_PER_REPLY,
+        reply,
+        signal: running.controller.signal,
+        confirm: this.options.confirm ?? (() => Promise.resolve(false)),
+        listener: {
+          text: onDelta,
+          stepStarted: (step) => this.tellStep(requestId, step),
+          stepChanged: (step, sources) => this.tellStep(requestId, step, sources),
+        },
+      });
     } else {
       await runReply({
         source: this.options.source,
@@ -165,10 +198,7 @@ export class ReplyRun {
         stream: settings.stream,
         reply,
         signal: running.controller.signal,
-        onDelta: (text) => {
-          listener.replyDelta(requestId, text);
-          holder.scheduleSave();
-        },
+        onDelta,
       });
     }
     this.end(running);
@@ -219,6 +249,27 @@ export class ReplyRun {
     }
     this.redrawAfterReply = true;
     return fit;
+  }
+
+  /**
+   * The tools a reply may call: those the toolbox offers at the conversation's access (else the setting's), when
+   * tool calling is on; none otherwise, and the reply is written exactly as without tools.
+   */
+  private toolsFor(conversation: Conversation, settings: ReplySettings): readonly ChatTool[] {
+    const access = conversation.toolAccess ?? settings.toolAccess ?? 'none';
+    if (!settings.toolCalling || access === 'none' || !this.options.toolbox) {
+      return [];
+    }
+    return this.options.toolbox.tools(access);
+  }
+
+  /** Tells the pages a step as it stands now (a copy: the reply goes on changing it), and saves soon. */
+  private tellStep(requestId: number, step: ToolStep, sources?: readonly Citation[]): void {
+    if (this.disposed) {
+      return;
+    }
+    this.options.listener.replyStep?.(requestId, { ...step }, sources);
+    this.options.holder.scheduleSave();
   }
 
   /** The reply is no longer running: told once. */

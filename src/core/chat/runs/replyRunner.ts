@@ -106,7 +106,7 @@ async function writeReply(options: RunReplyOptions, onUsage: UsageListener): Pro
  * Ends a reply that is still `streaming` with `status`. A reply whose status was settled elsewhere while the stream
  * wound down (marked `interrupted` because the window is closing) keeps it; the outcome then says `stopped`.
  */
-function settle(reply: StoredMessage, status: 'done' | 'stopped'): 'done' | 'stopped' {
+export function settle(reply: StoredMessage, status: 'done' | 'stopped'): 'done' | 'stopped' {
   if (reply.status === 'streaming') {
     reply.status = status;
     return status;
