@@ -4,12 +4,14 @@ import { AxoClient } from './core/service/axoClient';
 import { HttpClient } from './core/net/http';
 import * as l10n from '@vscode/l10n';
 import { SecretScrubber } from './core/service/secretScrubber';
-import { registerAssist } from './features/assist/registerAssist';
+import { registerAssist, registerProposalReview } from './features/assist/registerAssist';
 import { registerChat } from './features/chat/registerChat';
+import { ChatToolboxImpl, chatToolsHost } from './features/chat/tools/chatToolbox';
 import { createEncyclopediaStore, registerEncyclopedia } from './features/encyclopedia/registerEncyclopedia';
 import { registerKeys } from './features/keys/registerKeys';
 import { registerNativeChat } from './features/nativeChat/registerNativeChat';
 import { StatusBar } from './features/status/statusBar';
+import { toolLookups } from './features/tools/axoLanguageModelTools';
 import { registerTools } from './features/tools/registerTools';
 import { watchIgnoredSettings } from './host/ignoredSettingsNotice';
 import { KeyRoutePrompt } from './host/keyRoutePrompt';
@@ -58,10 +60,14 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(tightenStorageOnce(context, log), watchIgnoredSettings(context, log));
 
   registerKeys(services);
-  const chat = registerChat(services);
+  // The chat's edit tool proposes into the same reviewed diff as the assistance commands.
+  const review = registerProposalReview(services);
+  const toolbox = new ChatToolboxImpl({ lookups: toolLookups(services), review, log });
+  context.subscriptions.push(toolbox);
+  const chat = registerChat(services, chatToolsHost(toolbox));
   registerEncyclopedia(services);
   // Assistance hands its answers to the chat through the chat's own entry, not the public alpha.chat.ask.
-  registerAssist(services, chat.entry);
+  registerAssist(services, chat.entry, review);
   registerNativeChat(services);
   registerTools(services);
   const statusBar = new StatusBar(services);

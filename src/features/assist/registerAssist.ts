@@ -11,18 +11,11 @@ import { ProposalReview } from './proposalReview';
  * read-only proposal documents behind the diff review, and the "Fix with ALPHA" quick fix. Answers for the chat
  * go through `chat`, the chat's internal entry. Returns the review, which the chat's edit tool opens its proposals in.
  */
-export function registerAssist(services: Services, chat: ChatEntry): ProposalReview {
-  const content = new ProposalContentProvider();
-  const review = new ProposalReview(content);
+export function registerAssist(services: Services, chat: ChatEntry, review: ProposalReview): void {
   const commands = new AssistCommands(services, review, chat);
   const fileSchemes = ['file', 'untitled', 'vscode-remote', 'vscode-vfs'].map((scheme) => ({ scheme }));
   services.context.subscriptions.push(
-    content,
-    review,
     commands,
-    vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
-    vscode.commands.registerCommand('alpha.proposal.apply', (uri?: unknown) => review.decide('apply', uri)),
-    vscode.commands.registerCommand('alpha.proposal.discard', (uri?: unknown) => review.decide('discard', uri)),
     vscode.commands.registerCommand('alpha.explain', (where?: unknown) => commands.explain(commandTarget(where))),
     vscode.commands.registerCommand('alpha.document', (where?: unknown) =>
       commands.propose('document', commandTarget(where)),
@@ -37,6 +30,22 @@ export function registerAssist(services: Services, chat: ChatEntry): ProposalRev
     vscode.languages.registerCodeActionsProvider(fileSchemes, new FixCodeActionProvider(), {
       providedCodeActionKinds: FixCodeActionProvider.kinds,
     }),
+  );
+}
+
+/**
+ * The reviewed diff every proposal opens in (the assistance commands' and the chat's edit tool's), with its Apply
+ * and Discard commands: made before the chat, whose tools propose edits into it.
+ */
+export function registerProposalReview(services: Services): ProposalReview {
+  const content = new ProposalContentProvider();
+  const review = new ProposalReview(content);
+  services.context.subscriptions.push(
+    content,
+    review,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    vscode.commands.registerCommand('alpha.proposal.apply', (uri?: unknown) => review.decide('apply', uri)),
+    vscode.commands.registerCommand('alpha.proposal.discard', (uri?: unknown) => review.decide('discard', uri)),
   );
   return review;
 }

@@ -3,6 +3,7 @@ import { allows, type ChatTool, type ChatToolbox, type ToolAccess } from '../../
 import type { ToolLookups } from '../../../core/mcp/axoToolRunner';
 import type { Logger } from '../../../core/logger';
 import type { ProposalReviewer } from '../../../host/proposalReviewer';
+import type { ChatToolsHost } from '../chatTools';
 import { WorkspaceFileList } from '../workspaceFileList';
 import { axoChatTools } from './axoTools';
 import { FindFilesTool } from './findFilesTool';
@@ -63,4 +64,21 @@ export class ChatToolboxImpl implements ChatToolbox, vscode.Disposable {
   dispose(): void {
     this.files.dispose();
   }
+}
+
+/** The chat's side of the toolbox: its tools, and a step's Review, which says so when the proposal is gone. */
+export function chatToolsHost(toolbox: ChatToolboxImpl): ChatToolsHost {
+  return {
+    toolbox,
+    openReview: async (review) => {
+      if (!(await toolbox.openReview(review.id))) {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t(
+            'The proposed change to {0} is no longer open: it was applied or discarded, or the window was reloaded. Ask ALPHA to propose it again.',
+            review.file,
+          ),
+        );
+      }
+    },
+  };
 }
