@@ -57,7 +57,8 @@ export function agentReply(messages: readonly ChatMessage[]): string | undefined
     return undefined;
   }
   const tools = listedTools(messages);
-  const name = /[#%]tool:([\w-]+)/.exec(prompt.content)?.[1] ?? (tools.includes('create_file') ? 'create_file' : tools[0]);
+  const name =
+    /[#%]tool:([\w-]+)/.exec(prompt.content)?.[1] ?? (tools.includes('create_file') ? 'create_file' : tools[0]);
   const b64 = /[#%]args:([A-Za-z0-9_-]+)/.exec(prompt.content)?.[1];
   const args: unknown = b64 ? JSON.parse(Buffer.from(b64, 'base64url').toString('utf8')) : {};
   const call = `${MARKER}${JSON.stringify({ name, arguments: args })}\n\`\`\`\n`;
