@@ -279,7 +279,7 @@ export class ConversationStore implements Stoppable {
     const temp = this.tempOf(file);
     const revision = this.revisions.next();
     try {
-      await writeChunks(temp, this.encoder.encode(conversation, revision));
+      await writeChunks(temp, await this.encoder.encodeSoon(conversation, revision));
       if (generation <= this.syncGeneration) {
         await fs.rm(temp, { force: true });
         return false;
