@@ -32,15 +32,28 @@ export interface FoldedText {
 
 /** The search text of a conversation as it is now. */
 export function searchTextOf(conversation: Searchable & { updatedAt: number }): SearchText {
+  return searchTextLater(conversation)();
+}
+
+/**
+ * What `searchTextOf` will give for the conversation as it is now, built when called: the texts (immutable strings)
+ * are taken now, in time linear in the number of messages, and joined later, off a save's path. The conversation
+ * itself is not kept.
+ */
+export function searchTextLater(conversation: Searchable & { updatedAt: number }): () => SearchText {
   const messages = allMessages(conversation);
-  return {
-    id: conversation.id,
-    updatedAt: conversation.updatedAt,
-    messageCount: conversation.messages.length,
-    title: conversation.title,
-    roles: messages.map((m) => (m.role === 'user' ? 'u' : 'a')).join(''),
-    body: messages.map((m) => m.content.replace(SEPARATORS, ' ')).join(SEPARATOR),
-  };
+  const roles = messages.map((m) => (m.role === 'user' ? 'u' : 'a')).join('');
+  const contents = messages.map((m) => m.content);
+  const { id, updatedAt, title } = conversation;
+  const messageCount = conversation.messages.length;
+  return () => ({
+    id,
+    updatedAt,
+    messageCount,
+    title,
+    roles,
+    body: contents.map((c) => c.replace(SEPARATORS, ' ')).join(SEPARATOR),
+  });
 }
 
 /** Folds a search text once for the queries to come. */

@@ -13,6 +13,7 @@ import {
   foldSearchText,
   searchFoldedTexts,
   searchTerms,
+  searchTextLater,
   searchTextOf,
   type FoldedText,
   type SearchText,
@@ -38,8 +39,8 @@ export class SearchIndex {
   private readonly dir: string;
   /** Folded texts by id, each with the summary's `updatedAt` and count it was checked against. */
   private readonly cache = new Map<string, { updatedAt: number; messageCount: number; folded: FoldedText }>();
-  /** Conversations saved and not yet written to the index (the newest object of each). */
-  private readonly pending = new Map<string, Conversation>();
+  /** Conversations saved and not yet written to the index: their text as of the last save, joined when written. */
+  private readonly pending = new Map<string, () => SearchText>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private tempCount = 0;
@@ -58,7 +59,7 @@ export class SearchIndex {
 
   /** A conversation was saved: its entry is written once its saves pause (a streaming reply's saves postpone it). */
   saved(conversation: Conversation): void {
-    this.pending.set(conversation.id, conversation);
+    this.pending.set(conversation.id, searchTextLater(conversation));
     if (this.timer) {
       clearTimeout(this.timer);
     }
@@ -82,8 +83,8 @@ export class SearchIndex {
     const due = [...this.pending.values()];
     this.pending.clear();
     const run = this.writing.then(async () => {
-      for (const conversation of due) {
-        await this.write(searchTextOf(conversation));
+      for (const text of due) {
+        await this.write(text());
       }
     });
     this.writing = run.catch(() => undefined);
@@ -135,11 +136,12 @@ export class SearchIndex {
     }
     let text = await this.read(s);
     if (!text) {
-      const conversation = this.pending.get(s.id) ?? (await this.load(s.id));
-      if (!conversation) {
+      const later = this.pending.get(s.id);
+      const conversation = later ? undefined : await this.load(s.id);
+      text = later ? later() : conversation && searchTextOf(conversation);
+      if (!text) {
         return undefined;
       }
-      text = searchTextOf(conversation);
       this.pending.delete(s.id);
       await this.write(text);
     }
@@ -151,7 +153,7 @@ export class SearchIndex {
   /** The entry on disk when it is whole and current; undefined otherwise (then it is rebuilt). */
   private async read(s: ConversationSummary): Promise<SearchText | undefined> {
     try {
-      const conversation = await fs.stat(path.join(this.dir, '..', `${s.id}.json`));
+      const conversation = await fs.stat(this.conversationFile(s.id));
       const handle = await fs.open(this.fileOf(s.id), 'r');
       try {
         // The size and the text come from one open file; the index holds less than its conversation's file, so a
@@ -175,6 +177,10 @@ export class SearchIndex {
     const file = this.fileOf(text.id);
     const temp = `${file}.${this.writer}.${++this.tempCount}.tmp`;
     try {
+      // No entry for a conversation whose file is gone (deleted, or the whole folder removed meanwhile).
+      if (!(await exists(this.conversationFile(text.id)))) {
+        return;
+      }
       await makePrivateDir(this.dir);
       await fs.writeFile(temp, encodeSearchText(text), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       await fs.rename(temp, file);
@@ -194,7 +200,18 @@ export class SearchIndex {
     }
   }
 
+  private conversationFile(id: string): string {
+    return path.join(this.dir, '..', `${id}.json`);
+  }
+
   private fileOf(id: string): string {
     return path.join(this.dir, `${id}.txt`);
   }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -87,6 +87,17 @@ describe('chat core: the search index beside the store', () => {
     assert.deepEqual(await found('question'), ['c', 'a']);
   });
 
+  it('writes no entry for a conversation another window deleted before this one wrote its entry', async () => {
+    const one = open();
+    const two = open();
+    await one.save(conversation('a', 10, 'short-lived capybara'));
+    await two.list();
+    await two.delete('a');
+    await one.idle();
+    assert.ok(!fs.existsSync(entryFile('a')));
+    assert.deepEqual(await found('capybara'), []);
+  });
+
   it('rebuilds a missing index', async () => {
     const store = open();
     await store.save(conversation('a', 10, 'find the walrus'));
