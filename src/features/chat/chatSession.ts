@@ -1,12 +1,6 @@
 import type * as vscode from 'vscode';
 import { newConversation, type ContextItem, type Conversation } from '../../core/chat/conversation/conversation';
-import {
-  foldConversation,
-  queryTerms,
-  searchFolded,
-  type ConversationMatch,
-  type FoldedConversation,
-} from '../../core/chat/conversation/conversationSearch';
+import { type ConversationMatch } from '../../core/chat/conversation/conversationSearch';
 import { mergeConversations } from '../../core/chat/conversation/conversationMerge';
 import { type ConversationStore } from '../../core/chat/store/conversationStore';
 import {
@@ -49,12 +43,6 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
   /** Context chips for the next prompt. */
   pending: ContextItem[] = [];
   private readonly saver: ThrottledTask;
-  /**
-   * Conversations read and folded for searching, by id, each with the `updatedAt` it was read at: a query then costs
-   * a substring search per message, not reading and folding every conversation again (loadConversations.bench
-   * measures both).
-   */
-  private readonly searchCache = new Map<string, { updatedAt: number; folded: FoldedConversation }>();
   /** Set while saves fail: the user was told, and a retry is due. */
   private failure: { told: boolean; retryMs: number; timer?: ReturnType<typeof setTimeout> } | undefined;
   private readonly listeners = new Set<(change: ExternalChange) => void>();
@@ -147,43 +135,10 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
 
   /**
    * The conversations whose title or message text has every term of `query`, newest first (see
-   * searchConversations). Reads the files it has not read since they last changed.
+   * searchConversations). The store's search index reads what it has not read since it last changed.
    */
   async search(query: string): Promise<ConversationMatch[]> {
-    if (queryTerms(query).length === 0) {
-      return [];
-    }
-    const summaries = await this.list();
-    const conversations: FoldedConversation[] = [];
-    for (const summary of summaries) {
-      // The conversation shown may change under a search (a reply streams into it): it is folded afresh each time.
-      const folded =
-        summary.id === this.conversation.id ? foldConversation(this.conversation) : await this.foldedForSearch(summary);
-      if (folded) {
-        conversations.push(folded);
-      }
-    }
-    const listed = new Set(summaries.map((s) => s.id));
-    for (const id of this.searchCache.keys()) {
-      if (!listed.has(id)) {
-        this.searchCache.delete(id);
-      }
-    }
-    return searchFolded(query, conversations);
-  }
-
-  private async foldedForSearch(summary: ConversationSummary): Promise<FoldedConversation | undefined> {
-    const cached = this.searchCache.get(summary.id);
-    if (cached?.updatedAt === summary.updatedAt) {
-      return cached.folded;
-    }
-    const loaded = await this.store.load(summary.id);
-    if (!loaded) {
-      return undefined;
-    }
-    const folded = foldConversation(loaded);
-    this.searchCache.set(summary.id, { updatedAt: summary.updatedAt, folded });
-    return folded;
+    return this.store.search.search(query, await this.list(), this.conversation);
   }
 
   /** Shows another conversation; false when it cannot be read. */

@@ -35,6 +35,7 @@ interface Folded {
 
 const COMBINING_MARKS = /\p{M}/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
 
 /**
  * Folds text for matching: lower case, diacritics dropped ("É" → "e", "ß" stays "ß"), final sigma as sigma (so a
@@ -44,7 +45,13 @@ export function foldText(text: string): string {
   if (!NON_ASCII.test(text)) {
     return text.toLowerCase();
   }
-  return text.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase().replace(/ς/g, 'σ');
+  // Only the runs of non-ASCII text need Unicode's work: an ASCII character is never decomposed nor reordered with
+  // the marks after it, so folding run by run gives what folding the whole text gives, at a fraction of the cost.
+  return text.replace(NON_ASCII_RUN, foldRun).toLowerCase();
+}
+
+function foldRun(run: string): string {
+  return run.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase().replace(/ς/g, 'σ');
 }
 
 /**
@@ -162,16 +169,24 @@ function firstSnippet(
       if (!texts[i].includes(term)) {
         continue;
       }
-      const message = messages[i];
-      const folded = foldWithOffsets(message.content);
-      const at = folded.text.indexOf(term);
-      if (at >= 0) {
-        const start = folded.offsets[at];
-        const last = folded.offsets[at + term.length - 1];
-        const end = last + String.fromCodePoint(message.content.codePointAt(last) ?? 0).length;
-        return snippetOf(message.content, start, end, message.role);
+      const snippet = snippetFor(term, messages[i].content, messages[i].role);
+      if (snippet) {
+        return snippet;
       }
     }
   }
   return undefined;
+}
+
+/** A snippet around the first place of the folded `term` in `content`; undefined when it is not there. */
+export function snippetFor(term: string, content: string, role: SearchSnippet['role']): SearchSnippet | undefined {
+  const folded = foldWithOffsets(content);
+  const at = folded.text.indexOf(term);
+  if (at < 0) {
+    return undefined;
+  }
+  const start = folded.offsets[at];
+  const last = folded.offsets[at + term.length - 1];
+  const end = last + String.fromCodePoint(content.codePointAt(last) ?? 0).length;
+  return snippetOf(content, start, end, role);
 }

@@ -13,6 +13,8 @@ interface Encoded {
 const COMMA = Buffer.from(',');
 const END = Buffer.from(']}');
 const BRANCHES = Buffer.from('],"branches":[');
+/** The longest stretch `encodeSoon` holds the event loop. */
+const SLICE_MS = 4;
 
 /**
  * Encodes conversations as their file's bytes, keeping each message's encoding for as long as the message is
@@ -39,6 +41,23 @@ export class ConversationEncoder {
     }
     chunks.push(END);
     return chunks;
+  }
+
+  /**
+   * As `encode`, but the messages not encoded yet (every one, the first time a long conversation read from disk is
+   * saved) are encoded a slice at a time, the event loop free between slices: a reply streaming into a history of
+   * thousands of messages is not held up by its first save.
+   */
+  async encodeSoon(conversation: Conversation, revision: string): Promise<Buffer[]> {
+    let sliceStart = performance.now();
+    for (const message of [...conversation.messages, ...(conversation.branches ?? [])]) {
+      this.encodeMessage(message);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    return this.encode(conversation, revision);
   }
 
   private encodeList(messages: readonly StoredMessage[], chunks: Buffer[]): void {

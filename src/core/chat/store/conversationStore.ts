@@ -13,6 +13,7 @@ import {
 } from './conversationSummary';
 import { ConversationEncoder, decodeConversation, decodeConversationFileSync } from './conversationEncoder';
 import { IndexFile, reconcile, type IndexChange } from './conversationIndex';
+import { SearchIndex } from './searchIndex';
 import { differs, mergeConversations } from '../conversation/conversationMerge';
 import { OperationQueue } from '../runs/operationQueue';
 import { writeChunks, writeChunksSync } from '../../storage/chunkedFile';
@@ -56,6 +57,8 @@ export class ConversationStore implements Stoppable {
   private readonly encoder = new ConversationEncoder();
   private readonly lock: FolderLock;
   private readonly indexFile: IndexFile;
+  /** The full-text search over the conversations, with its index beside them (written after saves, off their path). */
+  readonly search: SearchIndex;
   /** Every save takes the next number; an asynchronous write at or below `syncGeneration` is dropped. */
   private generation = 0;
   private syncGeneration = 0;
@@ -72,6 +75,7 @@ export class ConversationStore implements Stoppable {
   ) {
     this.lock = new FolderLock(path.join(dir, LOCK_FILE));
     this.indexFile = new IndexFile(path.join(dir, INDEX_FILE), isConversationId, this.writer);
+    this.search = new SearchIndex(dir, log, (id) => this.load(id));
   }
 
   /** Listens for changes other windows make (seen by the watcher or `checkForChanges`). */
@@ -180,6 +184,7 @@ export class ConversationStore implements Stoppable {
         await fs.rm(this.fileOf(id), { force: true });
         this.bases.delete(id);
         await this.updateIndex({ drop: id });
+        await this.search.deleted(id);
       });
     });
   }
@@ -189,9 +194,10 @@ export class ConversationStore implements Stoppable {
     this.deleted.delete(id);
   }
 
-  /** Waits for every write asked for so far. */
+  /** Waits for every write asked for so far, the search index's included. */
   async idle(): Promise<void> {
     await this.queue.idle();
+    await this.search.flush();
   }
 
   /**
@@ -263,6 +269,7 @@ export class ConversationStore implements Stoppable {
       return undefined;
     }
     await this.updateIndex({ set: summaryOf(latest) });
+    this.search.saved(latest);
     return latest !== conversation && differs(conversation, latest) ? latest : undefined;
   }
 
@@ -272,7 +279,7 @@ export class ConversationStore implements Stoppable {
     const temp = this.tempOf(file);
     const revision = this.revisions.next();
     try {
-      await writeChunks(temp, this.encoder.encode(conversation, revision));
+      await writeChunks(temp, await this.encoder.encodeSoon(conversation, revision));
       if (generation <= this.syncGeneration) {
         await fs.rm(temp, { force: true });
         return false;
