@@ -117,10 +117,13 @@ export function endedMessages(
 ): HostToWebview[] {
   const usage = usageView(reply.usage, source.prices);
   const speed = replySpeed(reply.timing, reply.usage);
+  // A reply whose tool calls took several billed requests says how many.
+  const requests = reply.requests !== undefined && reply.requests > 1 ? reply.requests : undefined;
+  const end = { usage, speed, ...(requests ? { requests } : {}) };
   return [
     reply.status === 'error' && reply.error
-      ? { type: 'chat/error', requestId, error: errorView(reply.error), usage, speed }
-      : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', usage, speed },
+      ? { type: 'chat/error', requestId, error: errorView(reply.error), ...end }
+      : { type: 'chat/done', requestId, status: reply.status === 'stopped' ? 'stopped' : 'done', ...end },
     { type: 'budget/changed', budget: budgetView(source.budget, source.instructions) },
   ];
 }

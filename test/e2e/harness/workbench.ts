@@ -87,7 +87,15 @@ export async function inputBox(page: Page, timeoutMs = 15_000): Promise<Locator>
 /** Types into the visible input box and accepts it with Enter; waits for the box to close. */
 export async function fillInputBox(page: Page, text: string, timeoutMs = 15_000): Promise<void> {
   const input = await inputBox(page, timeoutMs);
-  await input.fill(text);
+  // A file dialog writes its own default into the box as it opens: fill until the box holds the text.
+  await poll(
+    async () => {
+      await input.fill(text);
+      return (await input.inputValue()) === text;
+    },
+    timeoutMs,
+    async () => `the input box holds ${JSON.stringify(await input.inputValue())}, not ${JSON.stringify(text)}`,
+  );
   await input.press('Enter');
   try {
     await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: timeoutMs });

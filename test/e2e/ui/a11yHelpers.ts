@@ -116,6 +116,8 @@ export interface AxeFinding {
   impact: string;
   help: string;
   targets: string[];
+  /** axe's reason for each node, e.g. the colours and ratio of a contrast failure. */
+  why: string[];
 }
 
 let axeSource: string | undefined;
@@ -130,12 +132,23 @@ export async function runAxe(frame: FrameLocator): Promise<AxeFinding[]> {
   await body.evaluate(axeSource);
   return body.evaluate(async () => {
     type Result = {
-      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+      violations: {
+        id: string;
+        impact: string;
+        help: string;
+        nodes: { target: string[]; failureSummary?: string }[];
+      }[];
     };
     const axe = (globalThis as unknown as { axe: { run(options: object): Promise<Result> } }).axe;
     const result = await axe.run({ resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(' ')),
+        why: v.nodes.map((n) => (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)),
+      }));
   });
 }

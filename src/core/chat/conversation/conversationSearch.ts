@@ -90,7 +90,21 @@ export interface FoldedConversation {
  * articles said, not what was said in the conversation.
  */
 export function foldConversation(conversation: Searchable): FoldedConversation {
-  // Every branch is searched, the path shown first (its snippet is preferred).
+  const messages = searchedMessages(conversation);
+  return {
+    id: conversation.id,
+    title: foldText(conversation.title),
+    messages,
+    texts: messages.map((m) => foldText(m.content)),
+  };
+}
+
+/**
+ * What a search reads of a conversation, in order: every message (the path shown first, then every branch: the
+ * path's snippet is preferred), each reply followed by its tool steps' titles, as ALPHA's. The search index keeps the
+ * same list (searchText.ts).
+ */
+export function searchedMessages(conversation: Searchable): Pick<StoredMessage, 'role' | 'content'>[] {
   const messages: Pick<StoredMessage, 'role' | 'content'>[] = [];
   for (const message of allMessages(conversation)) {
     messages.push(message);
@@ -98,12 +112,7 @@ export function foldConversation(conversation: Searchable): FoldedConversation {
       messages.push({ role: 'assistant', content: step.title });
     }
   }
-  return {
-    id: conversation.id,
-    title: foldText(conversation.title),
-    messages,
-    texts: messages.map((m) => foldText(m.content)),
-  };
+  return messages;
 }
 
 /** The terms of a query: folded, split on white space, without duplicates; empty for a blank query. */

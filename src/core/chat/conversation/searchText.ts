@@ -1,5 +1,11 @@
-import { allMessages } from './branches';
-import { foldText, queryTerms, snippetFor, type ConversationMatch, type Searchable } from './conversationSearch';
+import {
+  foldText,
+  queryTerms,
+  searchedMessages,
+  snippetFor,
+  type ConversationMatch,
+  type Searchable,
+} from './conversationSearch';
 
 /** Stands between two messages' texts: never in a query term, so no match spans two messages. */
 const SEPARATOR = '\u0000';
@@ -41,7 +47,7 @@ export function searchTextOf(conversation: Searchable & { updatedAt: number }): 
  * itself is not kept.
  */
 export function searchTextLater(conversation: Searchable & { updatedAt: number }): () => SearchText {
-  const messages = allMessages(conversation);
+  const messages = searchedMessages(conversation);
   const roles = messages.map((m) => (m.role === 'user' ? 'u' : 'a')).join('');
   const contents = messages.map((m) => m.content);
   const { id, updatedAt, title } = conversation;

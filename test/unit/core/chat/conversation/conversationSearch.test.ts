@@ -1,4 +1,11 @@
 import * as assert from 'node:assert/strict';
+import {
+  decodeSearchText,
+  encodeSearchText,
+  foldSearchText,
+  searchFoldedTexts,
+  searchTextOf,
+} from '../../../../../src/core/chat/conversation/searchText';
 import type { StoredMessage } from '../../../../../src/core/chat/conversation/conversation';
 import {
   MAX_QUERY_LENGTH,
@@ -123,5 +130,12 @@ describe('chat core: conversation search', () => {
       ['t', 'Read `src/', 'zebra', 'assistant'],
     );
     assert.deepEqual(searchConversations('quokka', [c]), [], 'what a file said was not said in the conversation');
+    // The search index beside the store keeps the same text: it finds the step, and not its result, alike.
+    const indexed = [foldSearchText(decodeSearchText(encodeSearchText(searchTextOf({ ...c, updatedAt: 1 })), 't')!)];
+    assert.deepEqual(
+      searchFoldedTexts('zebra', indexed).map((m) => [m.id, m.snippet?.match, m.snippet?.role]),
+      [['t', 'zebra', 'assistant']],
+    );
+    assert.deepEqual(searchFoldedTexts('quokka', indexed), []);
   });
 });
