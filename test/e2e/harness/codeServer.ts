@@ -60,6 +60,9 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'workbench.enableExperiments': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'alphaAxo.showWalkthroughOnFirstRun': false,
+  // ALPHA's tools in the chat add their description to every request: the suites of other features check requests
+  // as those features make them. chatTools.test.ts (and any session that sets it) runs with tools.
+  'alphaAxo.chat.tools': 'none',
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
