@@ -5,7 +5,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import type { ChatMessage } from '../../fakeService/chatContent';
 import { DEFAULT_AXO_KEY, DEFAULT_CHAT_KEY } from '../../fakeService/fakeService';
 import { useFakeService } from '../harness/fakeServiceHooks';
-import { screenshotsDir, vsixPath } from '../harness/paths';
+import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { fillInputBox, inputBox, poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
 import { runAxe, setUserSettings } from './a11yHelpers';
@@ -80,9 +80,6 @@ describe('ALPHA’s tools in the chat: steps, rules and review', function () {
     assert.match(await reply.locator('.step-result-text').first().innerText(), /slice\(0, -1\)/);
     assert.match(await reply.innerText(), /2 requests/, 'the footer counts both billed requests');
     await screenshot(session.page, 'chat-tools-1-read-file');
-    // The reply alone, for the README (media/screenshots/chat-tools-steps.png).
-    await reply.scrollIntoViewIfNeeded();
-    await reply.screenshot({ path: path.join(screenshotsDir, 'chat-tools-reply-with-step.png') });
   });
 
   it('a lookup is a step, and its source joins the reply’s Sources', async () => {
