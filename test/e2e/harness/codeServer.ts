@@ -299,6 +299,9 @@ function installExtension(vsix: string, extensionsDir: string, env: NodeJS.Proce
   if (!fs.existsSync(path.join(installed, 'extensions.json'))) {
     const work = `${installed}.${process.pid}`;
     fs.rmSync(work, { recursive: true, force: true });
+    // Older code-servers (4.90) make only the last folder of a path.
+    fs.mkdirSync(path.join(work, 'ud'), { recursive: true });
+    fs.mkdirSync(path.join(work, 'exts'), { recursive: true });
     const args = ['--user-data-dir', path.join(work, 'ud'), '--extensions-dir', path.join(work, 'exts')];
     const result = spawnSync(node24Path, [codeServerEntry, ...args, '--install-extension', vsix, '--force'], {
       env,
