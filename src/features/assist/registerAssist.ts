@@ -9,7 +9,8 @@ import { ProposalReview } from './proposalReview';
 /**
  * Code assistance: `alpha.explain`, `alpha.document`, `alpha.refactor`, `alpha.generateTests`, `alpha.fix`, the
  * read-only proposal documents behind the diff review, and the "Fix with ALPHA" quick fix. Answers for the chat
- * go through `chat`, the chat's internal entry. Returns the review, which the chat's edit tool opens its proposals in.
+ * go through `chat`, the chat's internal entry; proposals open in `review` (registerProposalReview), which the chat's
+ * edit tool shares.
  */
 export function registerAssist(services: Services, chat: ChatEntry, review: ProposalReview): void {
   const commands = new AssistCommands(services, review, chat);
