@@ -72,7 +72,13 @@ describe('ALPHA in VS Code’s Agent mode', function () {
       120_000,
       async () => `no answer after the call: ${await lastResponseText(page)}`,
     );
-    assert.equal(fs.readFileSync(file, 'utf8'), text, 'VS Code created the file with the text ALPHA gave');
+    // The agent creates the file, then writes its text through an edit that is saved a moment later.
+    const onDisk = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '(no file)');
+    await poll(
+      () => Promise.resolve(onDisk() === text),
+      30_000,
+      () => `VS Code did not create the file with the text ALPHA gave: ${JSON.stringify(onDisk())}`,
+    );
     const asked = chatRequests();
     assert.equal(asked.length, 2, 'one request for the call, one with its result');
     assert.ok(listedTools(asked[0]).includes('create_file'), 'the first request described VS Code’s tools');
