@@ -16,6 +16,9 @@
 /** The info string of a call block, as the tools message teaches it. */
 export const CALL_INFO = 'tool_call';
 
+/** The first character of an info string that is not white space. */
+const FIRST_LETTER = /\S/;
+
 /** The info strings read as a call (lower-cased): the taught one and the spellings models slip into. */
 const CALL_NAMES = ['tool_call', 'tool-call', 'toolcall'];
 
@@ -24,6 +27,13 @@ const CALL_NAMES = ['tool_call', 'tool-call', 'toolcall'];
  * characters could still make it one, 'no' otherwise. Accepts any case and a trailing ` json`.
  */
 export function markerState(info: string): 'complete' | 'prefix' | 'no' {
+  const first = FIRST_LETTER.exec(info)?.[0];
+  if (first === undefined) {
+    return 'prefix';
+  }
+  if (first !== 't' && first !== 'T') {
+    return 'no'; // every call name starts with a t: an info string such as `ts` is told without copying it
+  }
   const text = info.trimStart().toLowerCase();
   for (const name of CALL_NAMES) {
     if (name.startsWith(text)) {

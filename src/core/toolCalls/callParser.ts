@@ -50,6 +50,18 @@ export class CallParser {
 
   /** Reads the next piece of the reply; returns what can be told so far, in order. */
   feed(chunk: string): readonly CallEvent[] {
+    if (!chunk) {
+      return NOTHING;
+    }
+    if (!this.block && !this.held && !this.text && this.plainPiece(chunk)) {
+      // The common piece: lines that can no longer be a marker, nothing held or waiting; it goes out whole.
+      if (chunk.endsWith('\n')) {
+        this.newLine();
+      } else {
+        this.line = 'plain';
+      }
+      return [{ type: 'text', text: chunk }];
+    }
     this.chunk = chunk;
     this.runEnd = -1;
     this.heldFrom = this.held ? 0 : -1;
@@ -76,6 +88,8 @@ export class CallParser {
         this.pos = end;
         this.endLine();
         i = end + 1;
+      } else if (this.line === 'indent' && this.indent === 0 && this.heldFrom < 0 && chunk.includes('\n', i)) {
+        i = this.wholeLine(chunk, i, chunk.indexOf('\n', i));
       } else {
         this.lineChar(chunk[i]);
         i++;
@@ -118,6 +132,51 @@ export class CallParser {
       this.out.push({ type: 'text', text: this.text });
       this.text = '';
     }
+  }
+
+  /**
+   * Whether every line `chunk` reaches is plain text as soon as it starts: the current line is plain (or at its
+   * first character), and no line in the chunk starts with what may begin a fence (a space, a backtick, a tilde).
+   */
+  private plainPiece(chunk: string): boolean {
+    if (this.line === 'indent' ? this.indent > 0 || !plainStart(chunk, 0) : this.line !== 'plain') {
+      return false;
+    }
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', nl + 1)) {
+      if (!plainStart(chunk, nl + 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A line that starts at `i` and ends at `nl` in this chunk, told at once; returns where the next line starts. */
+  private wholeLine(chunk: string, i: number, nl: number): number {
+    let at = i;
+    while (at < nl && at - i < 3 && chunk.charCodeAt(at) === 0x20) {
+      at++;
+    }
+    const c = chunk[at];
+    this.line = 'plain';
+    if (c === '`' || c === '~') {
+      let end = at;
+      while (end < nl && chunk[end] === c) {
+        end++;
+      }
+      if (end - at >= 3) {
+        this.line = 'info';
+        this.fenceChar = c;
+        this.fenceLen = end - at;
+        this.infoPiece(chunk.slice(end, nl));
+      }
+    }
+    this.pos = nl;
+    const marker = this.isMarker();
+    if (!marker) {
+      this.emitRange(i, nl);
+    }
+    this.endLine(marker);
+    return nl + 1;
   }
 
   /** One character at the start of a line in text mode (indent, fence, info string). */
@@ -234,9 +293,15 @@ export class CallParser {
     return this.line !== 'info' || markerState(this.info) !== 'no';
   }
 
-  private endLine(): void {
+  /** Whether the line read so far is a whole call marker (a fence outside a code block, named as a call). */
+  private isMarker(): boolean {
     const fence = (this.line === 'fence' || this.line === 'info') && this.fenceLen >= 3;
-    if (fence && !this.code && !this.infoLong && markerState(this.info) === 'complete') {
+    return fence && !this.code && !this.infoLong && markerState(this.info) === 'complete';
+  }
+
+  private endLine(marker = this.isMarker()): void {
+    const fence = (this.line === 'fence' || this.line === 'info') && this.fenceLen >= 3;
+    if (marker) {
       this.openCall();
       return;
     }
@@ -269,4 +334,10 @@ export class CallParser {
     this.heldFrom = -1;
     this.newLine();
   }
+}
+
+/** Whether a line starting at `chunk[at]` is plain from its first character (past the chunk's end: not yet told, true). */
+function plainStart(chunk: string, at: number): boolean {
+  const c = chunk.charCodeAt(at);
+  return c !== 0x20 && c !== 0x60 && c !== 0x7e;
 }
