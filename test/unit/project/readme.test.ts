@@ -34,6 +34,11 @@ function firstColumnNames(text: string): Set<string> {
 describe('README', () => {
   const readme = read('README.md');
 
+  it('stays under 350 lines: what a user needs; the detail lives in docs/', () => {
+    const lines = readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0);
+    assert.ok(lines < 350, `README.md has ${lines} lines`);
+  });
+
   it('lists every command of package.json in its Commands table', () => {
     const listed = firstColumnNames(section(readme, 'Commands'));
     const missing = manifest.contributes.commands.map((c) => c.command).filter((id) => !listed.has(id));
