@@ -172,7 +172,7 @@ export interface BudgetView {
   usedTokens: number;
   limitTokens: number;
   /** The parts of `usedTokens` (the gauge's bar): see `Budget` in src/core/chat/runs/chatStateTypes.ts. */
-  parts: { conversation: number; attachments: number; instructions: number; grounding: number };
+  parts: { conversation: number; attachments: number; instructions: number; grounding: number; tools: number };
   /** The repository's instructions sent with each request (absent: none are read). */
   instructions?: InstructionsView;
 }

@@ -92,7 +92,7 @@ function conversationState(index: number, conversations: ChatStateView['conversa
     budget: {
       usedTokens: 150_000,
       limitTokens: 200_000,
-      parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0 },
+      parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0, tools: 0 },
     },
     hasSelection: false,
     groundWithAxo: false,
@@ -292,7 +292,7 @@ export async function run(): Promise<BenchFigure[]> {
       budget: {
         usedTokens: 150_000,
         limitTokens: 200_000,
-        parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0 },
+        parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0, tools: 0 },
       },
       conversations: summaries,
     });
@@ -373,7 +373,7 @@ export async function run(): Promise<BenchFigure[]> {
         budget: {
           usedTokens: 150_000,
           limitTokens: 200_000,
-          parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0 },
+          parts: { conversation: 150_000, attachments: 0, instructions: 0, grounding: 0, tools: 0 },
         },
         conversations: summaries,
       });

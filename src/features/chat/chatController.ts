@@ -281,8 +281,10 @@ export class ChatController extends DisposableOwner {
   }
 
   /** The tools control: what ALPHA may use in the conversation shown, remembered by it from now on. */
-  setToolAccess(access: ToolAccessView): Promise<void> {
-    return this.chat.setToolAccess(access);
+  async setToolAccess(access: ToolAccessView): Promise<void> {
+    await this.chat.setToolAccess(access);
+    // The tools message is a part of the next request: the gauge follows the control.
+    this.broadcast({ type: 'budget/changed', budget: this.budget() });
   }
 
   /** Opens the review of a step's proposed edit again. */

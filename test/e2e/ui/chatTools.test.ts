@@ -82,6 +82,26 @@ describe('ALPHA’s tools in the chat: steps, rules and review', function () {
     await screenshot(session.page, 'chat-tools-1-read-file');
   });
 
+  it('the context gauge counts the tools message as a part of its own, which follows the control', async () => {
+    const gauge = frame.locator('details.budget');
+    await gauge.locator('summary').click();
+    const toolsPart = async () => Number((await gauge.locator('dd[data-part="tools"]').innerText()).replace(/\D/g, ''));
+    const control = frame.getByRole('combobox', { name: 'ALPHA may use' });
+    const edits = await toolsPart();
+    assert.ok(edits > 500, `the tools message is counted: ≈${edits} tokens`);
+    await control.selectOption('none');
+    await poll(async () => (await toolsPart()) === 0, 10_000, 'the tools part did not drop to 0 with "Nothing"');
+    await control.selectOption('axo');
+    await poll(
+      async () => (await toolsPart()) > 0 && (await toolsPart()) < edits,
+      10_000,
+      'the tools part did not follow "AXO"',
+    );
+    await control.selectOption('edit');
+    await poll(async () => (await toolsPart()) === edits, 10_000, 'the tools part did not come back');
+    await gauge.locator('summary').click();
+  });
+
   it('a lookup is a step, and its source joins the reply’s Sources', async () => {
     const start = service().requests.length;
     await sendPrompt(frame, callPrompt('Who was Alan Turing?', 'axo_ask', { question: 'Alan Turing' }));

@@ -18,14 +18,16 @@ export interface NextRequest {
   instructions: Instructions | undefined;
   /** The grounding expected (the last grounded request's), 0 when grounding is off. */
   groundingTokens: number;
+  /** The tools message's estimate (`toolsMessageTokens`), 0 when ALPHA may use no tool. */
+  toolsTokens?: number;
   model: string;
 }
 
 /**
  * The estimate of the next request before anything is trimmed, by part, as the composer's gauge shows it: the
  * conversation as it would be sent, the pending attachments as their blocks, the instructions as their message
- * (each message with its overhead, as `estimateMessagesTokens` counts), and the grounding expected. The text not
- * yet typed is not counted.
+ * (each message with its overhead, as `estimateMessagesTokens` counts), the grounding expected, and the tools
+ * message when ALPHA may use tools. The text not yet typed is not counted.
  */
 export function nextRequestBudget(next: NextRequest): Budget {
   const conversation = estimateMessagesTokens([
@@ -35,10 +37,16 @@ export function nextRequestBudget(next: NextRequest): Budget {
   const attachments = next.pending.reduce((sum, c) => sum + estimateTokens(contextBlock(c)), 0);
   const message = next.instructions?.message;
   const instructions = message ? estimateMessagesTokens([{ role: 'user', content: message }]) : 0;
-  const parts = { conversation, attachments, instructions, grounding: next.groundingTokens };
+  const tools = next.toolsTokens ?? 0;
+  const parts = { conversation, attachments, instructions, grounding: next.groundingTokens, tools };
   return {
-    usedTokens: conversation + attachments + instructions + next.groundingTokens,
+    usedTokens: conversation + attachments + instructions + next.groundingTokens + tools,
     limitTokens: contextTokensOf(next.model),
     parts,
   };
+}
+
+/** The estimate of a tools message as a request carries it (one message with its overhead). */
+export function toolsMessageTokens(toolsMessage: string): number {
+  return toolsMessage ? estimateMessagesTokens([{ role: 'system', content: toolsMessage }]) : 0;
 }

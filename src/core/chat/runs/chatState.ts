@@ -299,6 +299,7 @@ export class ChatState {
       pending: this.pending,
       instructions: this.options.instructions?.(),
       groundingTokens: this.groundWithAxo ? this.reply.groundingTokens : 0,
+      toolsTokens: this.reply.toolsTokens(this.conversation, this.options.settings()),
       model: this.options.settings().model,
     });
   }

@@ -116,5 +116,7 @@ export interface Budget {
     instructions: number;
     /** The grounding of the last grounded request (when grounding is on): the next one's is not known before it. */
     grounding: number;
+    /** The tools message: what ALPHA may use in this conversation, described (0 when it may use nothing). */
+    tools: number;
   };
 }

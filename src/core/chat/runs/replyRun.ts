@@ -5,7 +5,8 @@ import type { Citation } from '../../service/normalize';
 import { requestFor, type BuiltRequest } from '../request/requestBuilder';
 import { sendablePath } from '../conversation/compaction';
 import { runReply, storedError } from './replyRunner';
-import { DEFAULT_CALLS_PER_REPLY, runToolLoop } from '../tools/toolLoop';
+import { chatToolsMessage, DEFAULT_CALLS_PER_REPLY, runToolLoop } from '../tools/toolLoop';
+import { toolsMessageTokens } from '../request/requestBudget';
 import type { ChatTool, ToolStep } from '../tools/chatTool';
 
 /** The reply being written: the one representation of "a reply is running". */
@@ -36,6 +37,8 @@ export class ReplyRun {
   private disposed = false;
   /** The tokens of the grounding the last grounded request sent (the gauge's estimate of the next one's). */
   groundingTokens = 0;
+  /** The tools message's estimate for the tools last asked about (by their names). */
+  private toolsEstimate = { key: '', tokens: 0 };
 
   constructor(private readonly options: ChatStateOptions) {}
 
@@ -249,6 +252,16 @@ export class ReplyRun {
     }
     this.redrawAfterReply = true;
     return fit;
+  }
+
+  /** The estimate of the tools message a reply in `conversation` would carry now (0: it may use no tool). */
+  toolsTokens(conversation: Conversation, settings: ReplySettings): number {
+    const tools = this.toolsFor(conversation, settings);
+    const key = tools.map((t) => t.spec.name).join(' ');
+    if (key !== this.toolsEstimate.key) {
+      this.toolsEstimate = { key, tokens: tools.length ? toolsMessageTokens(chatToolsMessage(tools)) : 0 };
+    }
+    return this.toolsEstimate.tokens;
   }
 
   /**

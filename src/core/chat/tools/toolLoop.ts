@@ -116,7 +116,7 @@ async function rounds(
   const specs = options.tools.map((t) => t.spec);
   const tools = new Map(options.tools.map((t) => [t.spec.name, t]));
   const budget = options.resultBudget ?? RESULT_BUDGET;
-  const toolsMessage = encodeTools(specs);
+  const toolsMessage = chatToolsMessage(options.tools);
   let messages = fitRequest(options.messages, toolsMessage, options.maxTokens ?? Infinity).messages;
   const sources = new SourceList(reply);
   let ran = 0;
@@ -205,4 +205,9 @@ class SourceList {
 /** The key by which a step's sources join the reply's (by URL, else by title); the pages number them by it too. */
 export function sourceKey(source: Citation): string {
   return source.url ? `url:${source.url}` : `title:${source.title.trim().toLowerCase()}`;
+}
+
+/** The tools message a reply with these tools carries in each of its requests. */
+export function chatToolsMessage(tools: readonly ChatTool[]): string {
+  return encodeTools(tools.map((t) => t.spec));
 }

@@ -9,7 +9,7 @@ export const GAUGE_WARN_SHARE = 0.8;
 
 type PartName = keyof BudgetView['parts'];
 
-const PART_ORDER: readonly PartName[] = ['conversation', 'attachments', 'instructions', 'grounding'];
+const PART_ORDER: readonly PartName[] = ['conversation', 'attachments', 'instructions', 'grounding', 'tools'];
 
 function partLabel(part: PartName): string {
   switch (part) {
@@ -21,12 +21,14 @@ function partLabel(part: PartName): string {
       return l10n.t('Instructions');
     case 'grounding':
       return l10n.t('Grounding');
+    case 'tools':
+      return l10n.t('ALPHA’s tools');
   }
 }
 
 /**
  * The composer's context gauge: a bar of the next request's estimate by part (conversation, attachments, the
- * repository's instructions, grounding) against the selected model's context, with its numbers in a disclosure
+ * repository's instructions, grounding, the tools message) against the selected model's context, with its numbers in a disclosure
  * below it; said once to a screen reader when it crosses 80 %, when it also offers "Compact". Beside it, the chips of the instructions files that go with each request, each opening its file.
  */
 export class ContextGauge {
@@ -51,6 +53,7 @@ export class ContextGauge {
       attachments: h('span', { class: 'segment attachments' }),
       instructions: h('span', { class: 'segment instructions' }),
       grounding: h('span', { class: 'segment grounding' }),
+      tools: h('span', { class: 'segment tools' }),
     };
     this.meter = h(
       'span',
@@ -77,7 +80,9 @@ export class ContextGauge {
   set(budget: BudgetView): void {
     const limit = Math.max(1, budget.limitTokens);
     const share = budget.usedTokens / limit;
-    const parts = budget.parts ?? { conversation: budget.usedTokens, attachments: 0, instructions: 0, grounding: 0 };
+    // A part a host of another version does not send counts 0.
+    const given: Partial<BudgetView['parts']> = budget.parts ?? { conversation: budget.usedTokens };
+    const parts = Object.fromEntries(PART_ORDER.map((p) => [p, given[p] ?? 0])) as BudgetView['parts'];
     this.total.textContent = l10n.t('≈{0} / {1} tokens', formatTokens(budget.usedTokens), formatTokens(limit));
     const percent = Math.round(share * 100);
     this.meter.setAttribute('aria-valuemax', String(limit));

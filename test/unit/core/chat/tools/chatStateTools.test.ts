@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { ChatState } from '../../../../../src/core/chat/runs/chatState';
 import type { ReplySettings } from '../../../../../src/core/chat/runs/chatStateTypes';
 import type { ChatTool, ToolAccess, ToolStep } from '../../../../../src/core/chat/tools/chatTool';
+import { toolsMessageTokens } from '../../../../../src/core/chat/request/requestBudget';
+import { chatToolsMessage } from '../../../../../src/core/chat/tools/toolLoop';
 import { silentLogger } from '../../../../../src/core/logger';
 import { MemoryHolder, Recorder } from '../../../../support/chatStateHarness';
 import {
@@ -72,6 +74,18 @@ describe('chat tools: the chat state', () => {
     assert.equal(reply.content, 'Plain.');
     assert.equal(reply.steps, undefined);
     assert.equal(reply.requests, undefined);
+  });
+
+  it('counts the tools message in the gauge as a part of its own; 0 when ALPHA may use nothing', async () => {
+    const { state } = setup([]);
+    const tools = toolsMessageTokens(chatToolsMessage([readTool()]));
+    assert.ok(tools > 100, `the tools message is ≈${tools} tokens`);
+    const budget = state.budget();
+    assert.equal(budget.parts.tools, tools);
+    const { conversation, attachments, instructions, grounding } = budget.parts;
+    assert.equal(budget.usedTokens, conversation + attachments + instructions + grounding + tools);
+    await state.setToolAccess('none');
+    assert.equal(state.budget().parts.tools, 0);
   });
 
   it('sends no tools message when tool calling is off', async () => {
