@@ -87,21 +87,35 @@ export async function inputBox(page: Page, timeoutMs = 15_000): Promise<Locator>
 /** Types into the visible input box and accepts it with Enter; waits for the box to close. */
 export async function fillInputBox(page: Page, text: string, timeoutMs = 15_000): Promise<void> {
   const input = await inputBox(page, timeoutMs);
-  // A file dialog writes its own default into the box as it opens: fill until the box holds the text.
-  await poll(
-    async () => {
-      await input.fill(text);
-      return (await input.inputValue()) === text;
-    },
-    timeoutMs,
-    async () => `the input box holds ${JSON.stringify(await input.inputValue())}, not ${JSON.stringify(text)}`,
-  );
-  await input.press('Enter');
-  try {
-    await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: timeoutMs });
-  } catch (error) {
-    const message = await page.locator(`${QUICK_INPUT} .quick-input-message`).innerText({ timeout: 1_000 });
-    throw new Error(`the input box did not accept the text: ${message || '(no message)'}`, { cause: error });
+  // A file dialog writes its own default into the box as it opens, and lists the folder of what is typed while it
+  // is typed: Enter pressed before that listing came back was once refused ("Please select a file") with the path of
+  // an existing file in the box. The box is filled until it holds the text, and a refusal is tried once more.
+  for (let attempt = 1; ; attempt++) {
+    await poll(
+      async () => {
+        await input.fill(text);
+        return (await input.inputValue()) === text;
+      },
+      timeoutMs,
+      async () => `the input box holds ${JSON.stringify(await input.inputValue())}, not ${JSON.stringify(text)}`,
+    );
+    await input.press('Enter');
+    const hidden = () =>
+      page
+        .locator(QUICK_INPUT)
+        .waitFor({ state: 'hidden', timeout: timeoutMs })
+        .then(() => true)
+        .catch(() => false);
+    if (await hidden()) {
+      return;
+    }
+    const message = await page
+      .locator(`${QUICK_INPUT} .quick-input-message`)
+      .innerText({ timeout: 1_000 })
+      .catch(() => '');
+    if (attempt > 1 || message === '') {
+      throw new Error(`the input box did not accept the text: ${message || '(no message)'}`);
+    }
   }
 }
 
