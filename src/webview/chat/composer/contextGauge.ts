@@ -28,8 +28,9 @@ function partLabel(part: PartName): string {
 
 /**
  * The composer's context gauge: a bar of the next request's estimate by part (conversation, attachments, the
- * repository's instructions, grounding, the tools message) against the selected model's context, with its numbers in a disclosure
- * below it; said once to a screen reader when it crosses 80 %, when it also offers "Compact". Beside it, the chips of the instructions files that go with each request, each opening its file.
+ * repository's instructions, grounding, the tools message) against the selected model's context, with its numbers
+ * in a disclosure below it; said once to a screen reader when it crosses 80 %, when it also offers "Compact". Beside
+ * it, the chips of the instructions files that go with each request, each opening its file.
  */
 export class ContextGauge {
   /** The gauge (a `<details>`: its summary is the bar and the total, its body the numbers by part). */
