@@ -177,7 +177,29 @@ describe('Prompt queue: send while a reply streams', function () {
 
   it('export as JSON then import through the commands gives the same conversation, branches included', async () => {
     // A branch point: the last reply written again keeps the old one as a branch.
+    const before = service().requests.length;
     await replies(frame).last().getByRole('button', { name: 'Regenerate' }).click();
+    // The new reply is short: Stop may come and go before a wait for it sees it. Wait until the service has written
+    // it whole and the page shows it as the second version, then for its end (exported mid-stream, it would come
+    // back interrupted: seen once in a full run).
+    await poll(
+      async () =>
+        service()
+          .requests.slice(before)
+          .some((r) => r.path === '/v1/alpha' && r.doneAt !== undefined),
+      15_000,
+      'the regenerated reply was not written',
+    );
+    await poll(
+      async () =>
+        (await replies(frame)
+          .last()
+          .locator('.branch-index')
+          .innerText()
+          .catch(() => '')) === '2 / 2',
+      15_000,
+      'the regenerated reply is not shown as version 2 of 2',
+    );
     await waitForReplyEnd(frame);
     const target = path.join(session.server.workspaceDir, `${marker}.json`);
     await runCommand(session.page, 'ALPHA: Export Conversation as JSON');
