@@ -66,6 +66,23 @@ export function setUserSettings(userDataDir: string, values: Record<string, unkn
   }
 }
 
+/** The three themes the axe checks run in: the theme's name and the class the workbench takes with it. */
+export const AXE_THEMES: readonly (readonly [theme: string, cls: string])[] = [
+  ['Default Dark Modern', 'vs-dark'],
+  ['Default Light Modern', 'vs'],
+  ['Default High Contrast', 'hc-black'],
+];
+
+/** Switches the color theme through settings.json and waits until the workbench wears it. */
+export async function switchTheme(page: Page, userDataDir: string, theme: string, cls: string): Promise<void> {
+  setUserSettings(userDataDir, { 'workbench.colorTheme': theme });
+  await poll(
+    async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(cls),
+    20_000,
+    `the workbench did not switch to ${theme}`,
+  );
+}
+
 interface FocusedElement {
   getAttribute(name: string): string | null;
   textContent: string | null;

@@ -8,14 +8,16 @@ import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 
 declare const getComputedStyle: (e: unknown) => { fontSize: string };
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   focusedName,
   focusRingVisible,
+  AXE_THEMES,
   recordAnnouncements,
   runAxe,
   setUserSettings,
+  switchTheme,
   tabTo,
   takeAnnouncements,
   waitForAnnouncement,
@@ -127,28 +129,7 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     await page.keyboard.press('Control+Home');
     await openChat(page);
     // A conversation of its own, so the history below has one to go back to (set up with the palette).
-    await runCommand(page, 'ALPHA: New Conversation');
-    const frame = await chatFrame(page);
-    // Twice in full runs (never alone) the first New Conversation left the conversation shown, though the palette
-    // ran it: it is run once more after 15 s (noted to be found out), and the failure says what the chat showed.
-    const fresh = async () => (await prompts(frame).count()) === 0;
-    if (
-      !(await poll(fresh, 15_000, '').then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      await runCommand(page, 'ALPHA: New Conversation');
-    }
-    await poll(
-      fresh,
-      30_000,
-      async () =>
-        `no new conversation: the chat shows "${await frame
-          .locator('h1.title')
-          .textContent({ timeout: 1_000 })
-          .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
-    );
+    const frame = await newConversation(page);
     const input = frame.getByRole('textbox', { name: 'Message ALPHA' });
     await input.focus();
 
@@ -272,28 +253,7 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
 
   it('Alt+F2 opens the focused reply as a read-only Markdown document; the command opens the last one', async () => {
     const page = session.page;
-    await runCommand(page, 'ALPHA: New Conversation');
-    const frame = await chatFrame(page);
-    // Twice in full runs (never alone) the first New Conversation left the conversation shown, though the palette
-    // ran it: it is run once more after 15 s (noted to be found out), and the failure says what the chat showed.
-    const fresh = async () => (await prompts(frame).count()) === 0;
-    if (
-      !(await poll(fresh, 15_000, '').then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      await runCommand(page, 'ALPHA: New Conversation');
-    }
-    await poll(
-      fresh,
-      30_000,
-      async () =>
-        `no new conversation: the chat shows "${await frame
-          .locator('h1.title')
-          .textContent({ timeout: 1_000 })
-          .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
-    );
+    const frame = await newConversation(page);
     await sendPrompt(frame, `One ${replyDirective('The **first** reply, to be read as text.')}`);
     await waitForReplyEnd(frame);
     await sendPrompt(frame, `Two ${replyDirective('The second reply.')}`);
@@ -375,18 +335,8 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
         found.push(`${state}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.slice(0, 3).join(', ')}`);
       }
     };
-    const themes: [string, string][] = [
-      ['Default Dark Modern', 'vs-dark'],
-      ['Default Light Modern', 'vs'],
-      ['Default High Contrast', 'hc-black'],
-    ];
-    for (const [theme, cls] of themes) {
-      setUserSettings(session.server.userDataDir, { 'workbench.colorTheme': theme });
-      await poll(
-        async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(cls),
-        20_000,
-        `the workbench did not switch to ${theme}`,
-      );
+    for (const [theme, cls] of AXE_THEMES) {
+      await switchTheme(page, session.server.userDataDir, theme, cls);
       // Welcome states: a new conversation, and the encyclopedia before any lookup (first theme only shows it).
       await runCommand(page, 'ALPHA: New Conversation');
       let frame = await chatFrame(page);
@@ -481,4 +431,33 @@ async function footerBoxes(frame: import('playwright-core').FrameLocator): Promi
     }
     return { problems };
   });
+}
+
+/**
+ * Runs "ALPHA: New Conversation" from the palette and returns the chat once it shows no prompt. Twice in full runs
+ * (never alone) the first run left the conversation shown, though the palette ran it: it is run once more after
+ * 15 s (noted to be found out), and the failure says what the chat showed.
+ */
+async function newConversation(page: Page): Promise<FrameLocator> {
+  await runCommand(page, 'ALPHA: New Conversation');
+  const frame = await chatFrame(page);
+  const fresh = async () => (await prompts(frame).count()) === 0;
+  if (
+    !(await poll(fresh, 15_000, '').then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    await runCommand(page, 'ALPHA: New Conversation');
+  }
+  await poll(
+    fresh,
+    30_000,
+    async () =>
+      `no new conversation: the chat shows "${await frame
+        .locator('h1.title')
+        .textContent({ timeout: 1_000 })
+        .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
+  );
+  return frame;
 }

@@ -8,7 +8,7 @@ import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { fillInputBox, inputBox, poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
-import { runAxe, setUserSettings } from './a11yHelpers';
+import { AXE_THEMES, runAxe, switchTheme } from './a11yHelpers';
 import { activeEditor, clickNotificationButton, waitForEditorText } from './assistHelpers';
 import { conversationFiles, openChat, reloadWindow, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
 
@@ -184,18 +184,8 @@ describe('ALPHA’s tools in the chat: steps, rules and review', function () {
   it('axe finds no serious or critical violation with steps on the page, in Dark, Light and High Contrast', async () => {
     const page = session.page;
     const found: string[] = [];
-    const themes: [string, string][] = [
-      ['Default Dark Modern', 'vs-dark'],
-      ['Default Light Modern', 'vs'],
-      ['Default High Contrast', 'hc-black'],
-    ];
-    for (const [theme, cls] of themes) {
-      setUserSettings(session.server.userDataDir, { 'workbench.colorTheme': theme });
-      await poll(
-        async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(cls),
-        20_000,
-        `the workbench did not switch to ${theme}`,
-      );
+    for (const [theme, cls] of AXE_THEMES) {
+      await switchTheme(page, session.server.userDataDir, theme, cls);
       // A step opened, so its result is checked too.
       const step = replies(frame).locator('.step').first();
       if ((await step.getByRole('button', { expanded: false }).count()) > 0) {
