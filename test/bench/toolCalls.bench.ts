@@ -3,6 +3,11 @@ import { readContentDeltas } from '../../src/core/service/sse';
 import { estimateTokens } from '../../src/core/service/tokenEstimate';
 import { CallParser } from '../../src/core/toolCalls/callParser';
 import { encodeTools } from '../../src/core/toolCalls/toolEncoder';
+import { toolsMessageTokens } from '../../src/core/chat/request/requestBudget';
+import { axoChatSpecs } from '../../src/core/chat/tools/axoChatTools';
+import { allows, type ToolAccess, type ToolKind } from '../../src/core/chat/tools/chatTool';
+import { WORKSPACE_TOOL_SPECS } from '../../src/core/chat/tools/workspaceToolSpecs';
+import type { ToolSpec } from '../../src/core/toolCalls/toolSpec';
 import { AGENT_MODE_TOOLS } from '../support/agentModeTools';
 import { median, type BenchFigure } from './benchFigure';
 import { syntheticStream } from './sse.bench';
@@ -73,10 +78,26 @@ export async function run(): Promise<BenchFigure[]> {
       pass: ratio >= TARGET,
     },
     {
+      name: 'our chat’s tools message by what ALPHA may use (the gauge’s “ALPHA’s tools”)',
+      value: (['axo', 'read', 'edit'] as const).map((level) => `${level} ≈${chatToolsTokens(level)}`).join(', '),
+    },
+    {
       name: `tools message, ${AGENT_MODE_TOOLS.length} Agent-mode tools`,
       value: `compact ${compact.toLocaleString('en')} tokens, full ${full.toLocaleString('en')} (${(compact / full).toFixed(2)}×)`,
       target: '< 0.5× of full',
       pass: compact < full / 2,
     },
   ];
+}
+
+/** The estimate of our chat's tools message at `access` in a trusted workspace (the toolbox's tools, in its order). */
+function chatToolsTokens(access: ToolAccess): string {
+  const w = WORKSPACE_TOOL_SPECS;
+  const tools: [ToolKind, ToolSpec][] = [
+    ...axoChatSpecs().map((spec): [ToolKind, ToolSpec] => ['axo', spec]),
+    ...[w.read_file, w.find_files, w.search_text, w.get_problems].map((spec): [ToolKind, ToolSpec] => ['read', spec]),
+    ['edit', w.propose_edit],
+  ];
+  const specs = tools.filter(([kind]) => allows(access, kind)).map(([, spec]) => spec);
+  return toolsMessageTokens(encodeTools(specs)).toLocaleString('en');
 }
