@@ -183,6 +183,15 @@ describe('Chat page: find in the conversation', function () {
       Math.abs(lastTopAfter - lastTop) <= 2,
       `the view is back (${lastTopAfter} vs ${lastTop} px from the top)`,
     );
+
+    // One letter found everywhere: the bar marks the first 10,000 matches and says there are more.
+    await page.keyboard.press('Control+F');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('a');
+    await waitForCount(page, '1 of 10000+');
+    assert.equal((await findState(page)).marked, 10_000);
+    await page.keyboard.press('Shift+Enter');
+    await waitForCount(page, '10000 of 10000+');
     await page.close();
   });
 

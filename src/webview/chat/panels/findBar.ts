@@ -7,6 +7,11 @@ import './findBar.css';
 /** The highlight names findBar.css styles (`::highlight(…)`): every match, and the one stepped to. */
 const ALL = 'alpha-find';
 const CURRENT = 'alpha-find-current';
+/**
+ * The most matches the bar marks, as VS Code's own find widget caps its count: a one-letter query in a long
+ * conversation would otherwise make a range per letter. The count then says "10000+".
+ */
+export const MATCH_LIMIT = 10_000;
 
 /** What the find bar needs from the page. */
 export interface FindHost {
@@ -33,6 +38,8 @@ export class FindBar {
   private readonly input: HTMLInputElement;
   private readonly count: HTMLElement;
   private matches: Range[] = [];
+  /** Whether there are more matches than `MATCH_LIMIT`, the ones marked. */
+  private more = false;
   private current = -1;
   private restore: { view: ViewPlace; focus: Element | null } | undefined;
   /** Each search gets a number; a search that a newer one overtook while it waited draws nothing. */
@@ -116,10 +123,16 @@ export class FindBar {
     if (generation !== this.generation) {
       return;
     }
-    this.matches = findRanges(this.host.log, query);
-    const ranges = this.matches;
+    const ranges = findRanges(this.host.log, query, MATCH_LIMIT + 1);
+    this.more = ranges.length > MATCH_LIMIT;
+    ranges.length = Math.min(ranges.length, MATCH_LIMIT);
+    this.matches = ranges;
     if (typeof Highlight !== 'undefined' && CSS.highlights) {
-      CSS.highlights.set(ALL, new Highlight(...ranges));
+      const all = new Highlight();
+      for (const range of ranges) {
+        all.add(range);
+      }
+      CSS.highlights.set(ALL, all);
     }
     this.current = ranges.length === 0 ? -1 : fromStart ? 0 : Math.min(Math.max(this.current, 0), ranges.length - 1);
     this.showCurrent();
@@ -154,7 +167,9 @@ export class FindBar {
       ? ''
       : this.matches.length === 0
         ? l10n.t('No results')
-        : l10n.t('{0} of {1}', this.current + 1, this.matches.length);
+        : this.more
+          ? l10n.t('{0} of {1}+', this.current + 1, this.matches.length)
+          : l10n.t('{0} of {1}', this.current + 1, this.matches.length);
     this.count.textContent = text;
     this.element.classList.toggle('no-results', this.input.value.trim() !== '' && this.matches.length === 0);
     if (text) {
@@ -164,6 +179,7 @@ export class FindBar {
 
   private clear(): void {
     this.matches = [];
+    this.more = false;
     this.current = -1;
     if (typeof Highlight !== 'undefined' && CSS.highlights) {
       CSS.highlights.delete(ALL);
@@ -195,15 +211,18 @@ const BLOCK = 'p, li, td, th, h1, h2, h3, h4, h5, h6, pre, blockquote, dt, dd, s
  * Every place `query` occurs (case ignored) in the text of the messages under `root`, in document order. Within a
  * block (a paragraph, a list item, a cell, a code block) a match may cross formatting: "an apple" finds
  * `An **Apple**`, and "call fetch" finds ``call `fetch` ``, as VS Code's own find widget does. It never crosses
- * from one block into the next.
+ * from one block into the next. It stops after `limit` matches.
  */
-export function findRanges(root: HTMLElement, query: string): Range[] {
+export function findRanges(root: HTMLElement, query: string, limit = Infinity): Range[] {
   const needle = query.toLocaleLowerCase();
   const ranges: Range[] = [];
   if (!needle) {
     return ranges;
   }
   for (const container of root.querySelectorAll(SEARCHED)) {
+    if (ranges.length >= limit) {
+      break;
+    }
     // The message's text nodes in order, and where a block ends between two of them.
     const nodes: Text[] = [];
     const breakBefore: boolean[] = [];
@@ -219,7 +238,7 @@ export function findRanges(root: HTMLElement, query: string): Range[] {
       nodes.push(node);
     }
     const pieces = nodes.map((node) => node.data);
-    for (const match of pieceMatches(pieces, breakBefore, needle)) {
+    for (const match of pieceMatches(pieces, breakBefore, needle, limit - ranges.length)) {
       const range = document.createRange();
       range.setStart(nodes[match.first], match.start);
       range.setEnd(nodes[match.last], match.end);

@@ -29,9 +29,14 @@ export interface PieceMatch {
  * Where `needle` (lower case) stands in a message's text made of pieces (its text nodes, in order), matched case
  * insensitively; `breakBefore[i]` puts a line break (which a query from the one-line box cannot hold) between piece
  * i - 1 and piece i, another block. One forward `indexOf` pass over the joined text and a binary search per match:
- * linear in the text.
+ * linear in the text. It stops after `limit` matches.
  */
-export function pieceMatches(pieces: readonly string[], breakBefore: readonly boolean[], needle: string): PieceMatch[] {
+export function pieceMatches(
+  pieces: readonly string[],
+  breakBefore: readonly boolean[],
+  needle: string,
+  limit = Infinity,
+): PieceMatch[] {
   const matches: PieceMatch[] = [];
   if (!needle) {
     return matches;
@@ -48,7 +53,11 @@ export function pieceMatches(pieces: readonly string[], breakBefore: readonly bo
     // A letter whose lower case has another length (rare) is matched as written, so offsets stay the piece's.
     text += lower.length === value.length ? lower : value;
   }
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+  for (
+    let at = text.indexOf(needle);
+    at >= 0 && matches.length < limit;
+    at = text.indexOf(needle, at + needle.length)
+  ) {
     const first = pieceAt(starts, at, false);
     const last = pieceAt(starts, at + needle.length, true);
     matches.push({ first, start: at - starts[first], last, end: at + needle.length - starts[last] });

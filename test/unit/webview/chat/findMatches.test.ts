@@ -19,12 +19,19 @@ describe('the find bar: where a query stands in a message’s text nodes', funct
     assert.deepEqual(pieceMatches(['x'], [false], ''), []);
   });
 
+  it('stops after the limit the find bar marks', () => {
+    assert.equal(pieceMatches(['a'.repeat(50)], [false], 'a', 7).length, 7);
+    assert.deepEqual(pieceMatches(['ab', 'ab'], [false, true], 'b', 1), [{ first: 0, start: 1, last: 0, end: 2 }]);
+    assert.equal(pieceMatches(['aaa'], [false], 'a', 0).length, 0);
+  });
+
   it('finds a query in many text nodes and in one long line in linear time', () => {
     const nodes = (n: number) => Array.from({ length: n }, (_, i) => (i % 7 === 0 ? 'ab' : 'a'));
     for (const [name, make, needle] of [
       ['many one-letter nodes', nodes, 'a'],
       ['many nodes, a query that almost matches everywhere', nodes, 'aaab'],
-      ['one line without a break', (n: number) => ['a'.repeat(n * 4)], 'a'],
+      // A match per letter: n letters are n matches, as many objects as the node cases make.
+      ['one line without a break', (n: number) => ['a'.repeat(n)], 'a'],
     ] as const) {
       assertGrowth(
         `the find bar, ${name}`,
