@@ -53,6 +53,10 @@ export class CallParser {
     if (!chunk) {
       return NOTHING;
     }
+    if (this.line === 'plain' && !this.block && !this.held && !chunk.includes('\n')) {
+      // The most common piece of all: more of a plain line.
+      return [{ type: 'text', text: chunk }];
+    }
     if (!this.block && !this.held && !this.text && this.plainPiece(chunk)) {
       // The common piece: lines that can no longer be a marker, nothing held or waiting; it goes out whole.
       if (chunk.endsWith('\n')) {
@@ -88,6 +92,9 @@ export class CallParser {
         this.pos = end;
         this.endLine();
         i = end + 1;
+      } else if (this.line === 'indent' && this.heldFrom < 0 && plainStart(chunk, i, this.indent)) {
+        // A line that no fence can start (as far as the chunk goes): the plain path takes it from here.
+        this.line = 'plain';
       } else if (this.line === 'indent' && this.indent === 0 && this.heldFrom < 0 && chunk.includes('\n', i)) {
         i = this.wholeLine(chunk, i, chunk.indexOf('\n', i));
       } else {
@@ -135,11 +142,12 @@ export class CallParser {
   }
 
   /**
-   * Whether every line `chunk` reaches is plain text as soon as it starts: the current line is plain (or at its
-   * first character), and no line in the chunk starts with what may begin a fence (a space, a backtick, a tilde).
+   * Whether every line `chunk` reaches is plain text as soon as its indent ends: the current line is plain (or still
+   * in its indent), and no line in the chunk starts, past up to three spaces, with what may begin a fence (a
+   * backtick, a tilde) or ends the chunk within those spaces.
    */
   private plainPiece(chunk: string): boolean {
-    if (this.line === 'indent' ? this.indent > 0 || !plainStart(chunk, 0) : this.line !== 'plain') {
+    if (this.line === 'indent' ? !plainStart(chunk, 0, this.indent) : this.line !== 'plain') {
       return false;
     }
     for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', nl + 1)) {
@@ -336,8 +344,20 @@ export class CallParser {
   }
 }
 
-/** Whether a line starting at `chunk[at]` is plain from its first character (past the chunk's end: not yet told, true). */
-function plainStart(chunk: string, at: number): boolean {
-  const c = chunk.charCodeAt(at);
-  return c !== 0x20 && c !== 0x60 && c !== 0x7e;
+/**
+ * Whether a line whose indent goes on at `chunk[at]`, `indent` spaces already read, is plain text once its indent
+ * ends: past up to three spaces in all comes neither a backtick nor a tilde (a fourth space makes it no fence). A
+ * chunk that ends before its indent does cannot tell, unless the line has not started (the state is then the one
+ * a new line has).
+ */
+function plainStart(chunk: string, at: number, indent = 0): boolean {
+  let k = at;
+  while (k - at + indent < 3 && chunk.charCodeAt(k) === 0x20) {
+    k++;
+  }
+  if (k >= chunk.length) {
+    return k === at && indent === 0;
+  }
+  const c = chunk.charCodeAt(k);
+  return c !== 0x60 && c !== 0x7e;
 }

@@ -134,6 +134,21 @@ describe('tool calls: the streaming parser', () => {
     );
   });
 
+  it('reads indented lines as they stream: an indented closing fence ends the code, an indented marker is a call', () => {
+    const reply =
+      'Code:\n```ts\nif (x) {\n    y();\n}\n  ```\nThen:\n  ```tool_call\n' +
+      '{"name":"read_file","arguments":{"filePath":"g"}}\n  ```\nDone.';
+    const told = parseEverySplit(reply);
+    assert.deepEqual(told, [
+      { text: 'Code:\n```ts\nif (x) {\n    y();\n}\n  ```\nThen:\n' },
+      { call: 'read_file', input: { filePath: 'g' } },
+      { text: 'Done.' },
+    ]);
+    // As a model's tokens come: a line's end with the indent after it is one piece, the rest of the line the next.
+    const pieces = reply.split(/(?=\n)|(?<=\n {0,4})(?=[^ \n])/);
+    assert.deepEqual(summary(parse(pieces)), told, JSON.stringify(pieces));
+  });
+
   it('does not take a marker after other text on its line, or indented four spaces, as a call', () => {
     const reply = 'Use ```tool_call\n    ```tool_call\n{"name":"read_file"}\n';
     assert.deepEqual(parseEverySplit(reply), [{ text: reply }]);
