@@ -10,7 +10,8 @@ import {
 /** Stands between two messages' texts: never in a query term, so no match spans two messages. */
 const SEPARATOR = '\u0000';
 const SEPARATORS = /\u0000/g;
-const FORMAT = 1;
+/** 2: the folded texts beside the texts as written, as bytes (1 held only the texts). */
+const FORMAT = 2;
 
 /**
  * One conversation's text as the search index keeps it on disk: every message's text (the path, then the other
@@ -28,64 +29,147 @@ export interface SearchText {
   body: string;
 }
 
-/** A SearchText folded for matching (lower case, no accents), kept in memory between queries. */
+/**
+ * A conversation's text as it is searched: its messages' texts folded (lower case, no accents) beside the texts as
+ * written, both UTF-8 with a 0 byte between two messages, so a query is a byte search with no decoding, and only the
+ * message a snippet is cut from is decoded. Kept in memory between queries; the index file holds the same bytes.
+ */
 export interface FoldedText {
-  source: SearchText;
+  id: string;
+  updatedAt: number;
+  messageCount: number;
+  /** The title, folded. */
   title: string;
-  /** `body` folded; its separators stay where they were relative to the messages. */
-  text: string;
+  /** The title as written. */
+  writtenTitle: string;
+  /** One letter per message, as SearchText.roles. */
+  roles: string;
+  /** The messages' texts folded, UTF-8: message i is the part after the i-th 0 byte. */
+  folded: Buffer;
+  /** The messages' texts as written, UTF-8, parted the same way. */
+  body: Buffer;
+}
+
+/** A conversation's texts taken as they are now, in time linear in its number of messages, to be folded later. */
+export interface SearchSource extends Omit<SearchText, 'body'> {
+  /** The messages' texts (immutable strings: the conversation itself is not kept). */
+  contents: readonly string[];
 }
 
 /** The search text of a conversation as it is now. */
 export function searchTextOf(conversation: Searchable & { updatedAt: number }): SearchText {
-  return searchTextLater(conversation)();
+  return joinedText(searchSourceOf(conversation));
 }
 
-/**
- * What `searchTextOf` will give for the conversation as it is now, built when called: the texts (immutable strings)
- * are taken now, in time linear in the number of messages, and joined later, off a save's path. The conversation
- * itself is not kept.
- */
-export function searchTextLater(conversation: Searchable & { updatedAt: number }): () => SearchText {
+/** Takes a conversation's texts now, for `foldSoon` (off a save's path) or `joinedText`. */
+export function searchSourceOf(conversation: Searchable & { updatedAt: number }): SearchSource {
   const messages = searchedMessages(conversation);
-  const roles = messages.map((m) => (m.role === 'user' ? 'u' : 'a')).join('');
-  const contents = messages.map((m) => m.content);
   const { id, updatedAt, title } = conversation;
-  const messageCount = conversation.messages.length;
-  return () => ({
+  return {
     id,
     updatedAt,
-    messageCount,
+    messageCount: conversation.messages.length,
     title,
-    roles,
-    body: contents.map((c) => c.replace(SEPARATORS, ' ')).join(SEPARATOR),
-  });
+    roles: messages.map((m) => (m.role === 'user' ? 'u' : 'a')).join(''),
+    contents: messages.map((m) => m.content),
+  };
 }
+
+/** A source's texts joined into a SearchText. */
+export function joinedText(source: SearchSource): SearchText {
+  const { contents, ...rest } = source;
+  return { ...rest, body: contents.map(asPart).join(SEPARATOR) };
+}
+
+/** A message's text as a part of the body: a U+0000 in it is kept as a space (same length). */
+const asPart = (content: string): string => content.replace(SEPARATORS, ' ');
 
 /** Folds a search text once for the queries to come. */
 export function foldSearchText(source: SearchText): FoldedText {
   // Message by message: foldText's fast path (lower case only) then serves every message that is plain ASCII.
-  return { source, title: foldText(source.title), text: source.body.split(SEPARATOR).map(foldText).join(SEPARATOR) };
+  const folded = source.body.split(SEPARATOR).map(foldText).join(SEPARATOR);
+  return folding(source, Buffer.from(folded, 'utf8'), Buffer.from(source.body, 'utf8'));
 }
 
-/** The file's text: a JSON header line, then the body. */
-export function encodeSearchText(s: SearchText): string {
-  const header = { v: FORMAT, id: s.id, updatedAt: s.updatedAt, messageCount: s.messageCount, title: s.title };
-  return `${JSON.stringify({ ...header, roles: s.roles })}\n${s.body}`;
+function folding(source: Omit<SearchText, 'body'>, folded: Buffer, body: Buffer): FoldedText {
+  const { id, updatedAt, messageCount, roles, title } = source;
+  return { id, updatedAt, messageCount, title: foldText(title), writtenTitle: title, roles, folded, body };
 }
 
 /**
- * Reads a file's text; undefined when it is not a search text of conversation `id` in this format (damaged, cut,
- * another shape, or written for another conversation): then the index is rebuilt from the conversation.
+ * As `foldSearchText` of the joined text, a message at a time, the event loop free between slices of `sliceMs`: an
+ * entry of a history of thousands of messages is written after its saves without holding up what runs meanwhile
+ * (a reply streaming into it, a prompt typed). The two buffers are allocated once at their final size and filled in
+ * slices too: on this kind of machine copying megabytes into fresh memory at once is itself a long task.
  */
-export function decodeSearchText(text: string, id: string): SearchText | undefined {
-  const end = text.indexOf('\n');
+export async function foldSoon(source: SearchSource, sliceMs = 4): Promise<FoldedText> {
+  let sliceStart = performance.now();
+  const breathe = async (): Promise<void> => {
+    if (performance.now() - sliceStart > sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  };
+  const parts: string[] = [];
+  const folds: string[] = [];
+  let partBytes = 0;
+  let foldBytes = 0;
+  for (const content of source.contents) {
+    const part = asPart(content);
+    const fold = foldText(part);
+    parts.push(part);
+    folds.push(fold);
+    partBytes += Buffer.byteLength(part, 'utf8');
+    foldBytes += Buffer.byteLength(fold, 'utf8');
+    await breathe();
+  }
+  const separators = Math.max(0, parts.length - 1);
+  const body = Buffer.allocUnsafe(partBytes + separators);
+  const folded = Buffer.allocUnsafe(foldBytes + separators);
+  let bodyAt = 0;
+  let foldedAt = 0;
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) {
+      body[bodyAt++] = 0;
+      folded[foldedAt++] = 0;
+    }
+    bodyAt += body.write(parts[i], bodyAt, 'utf8');
+    foldedAt += folded.write(folds[i], foldedAt, 'utf8');
+    await breathe();
+  }
+  return folding(source, folded, body);
+}
+
+/** The file's bytes of a search text, folded here (an entry's file holds the folded texts, see `encodeFolded`). */
+export function encodeSearchText(s: SearchText): Buffer {
+  return Buffer.concat(encodeFolded(foldSearchText(s)));
+}
+
+/**
+ * The file's bytes, as the chunks to write in order (never copied into one buffer): a JSON header line (with the two
+ * parts' lengths in bytes), the folded texts, then the texts as written. A search reads them without folding or
+ * decoding anything but the header and a snippet's message.
+ */
+export function encodeFolded(f: FoldedText): Buffer[] {
+  const header = { v: FORMAT, id: f.id, updatedAt: f.updatedAt, messageCount: f.messageCount, title: f.writtenTitle };
+  const lengths = { folded: f.folded.length, body: f.body.length };
+  const head = Buffer.from(`${JSON.stringify({ ...header, roles: f.roles, ...lengths })}\n`, 'utf8');
+  return [head, f.folded, f.body];
+}
+
+/**
+ * Reads a file's bytes; undefined when they are not a search text of conversation `id` in this format (damaged, cut,
+ * another shape, an older format, or written for another conversation): then the index is rebuilt from the
+ * conversation.
+ */
+export function decodeSearchText(data: Buffer, id: string): FoldedText | undefined {
+  const end = data.indexOf(0x0a);
   if (end < 0) {
     return undefined;
   }
   let header: unknown;
   try {
-    header = JSON.parse(text.slice(0, end));
+    header = JSON.parse(data.toString('utf8', 0, end));
   } catch {
     return undefined;
   }
@@ -93,7 +177,8 @@ export function decodeSearchText(text: string, id: string): SearchText | undefin
     return undefined;
   }
   const h = header as Record<string, unknown>;
-  const body = text.slice(end + 1);
+  const length = (value: unknown): number => (typeof value === 'number' && value >= 0 ? value : NaN);
+  const foldedEnd = end + 1 + length(h.folded);
   if (
     h.v !== FORMAT ||
     h.id !== id ||
@@ -102,17 +187,23 @@ export function decodeSearchText(text: string, id: string): SearchText | undefin
     typeof h.title !== 'string' ||
     typeof h.roles !== 'string' ||
     !/^[ua]*$/.test(h.roles) ||
-    h.roles.length !== countSeparators(body) + (h.roles.length ? 1 : 0) ||
-    (h.roles.length === 0 && body.length > 0)
+    !Number.isInteger(foldedEnd) ||
+    foldedEnd + length(h.body) !== data.length
   ) {
     return undefined;
   }
-  return { id, updatedAt: h.updatedAt, messageCount: h.messageCount, title: h.title, roles: h.roles, body };
+  // The parts' lengths, not their separators, are checked: counting a history's separators would cost a first search
+  // more than reading it. A message index past the roles reads as ALPHA's (see snippetOf).
+  const folded = data.subarray(end + 1, foldedEnd);
+  const body = data.subarray(foldedEnd);
+  const { updatedAt, messageCount, title, roles } = h;
+  return folding({ id, updatedAt, messageCount, title, roles }, folded, body);
 }
 
-function countSeparators(text: string): number {
+/** How many 0 bytes (message separators) come before `end`. */
+function separatorsBefore(bytes: Buffer, end: number): number {
   let count = 0;
-  for (let at = text.indexOf(SEPARATOR); at >= 0; at = text.indexOf(SEPARATOR, at + 1)) {
+  for (let at = bytes.indexOf(0); at >= 0 && at < end; at = bytes.indexOf(0, at + 1)) {
     count++;
   }
   return count;
@@ -135,29 +226,30 @@ export function searchFoldedTexts(query: string, conversations: readonly FoldedT
   if (terms.length === 0) {
     return [];
   }
+  const bytes = terms.map((term) => Buffer.from(term, 'utf8'));
   const matches: ConversationMatch[] = [];
   for (const c of conversations) {
-    if (!terms.every((term) => c.title.includes(term) || c.text.includes(term))) {
+    if (!terms.every((term, i) => c.title.includes(term) || c.folded.includes(bytes[i]))) {
       continue;
     }
     matches.push({
-      id: c.source.id,
+      id: c.id,
       inTitle: terms.every((term) => c.title.includes(term)),
-      snippet: snippetOf(c, terms),
+      snippet: snippetOf(c, terms, bytes),
     });
   }
   return matches;
 }
 
-function snippetOf(c: FoldedText, terms: readonly string[]): ConversationMatch['snippet'] {
-  for (const term of terms) {
-    const at = c.text.indexOf(term);
+function snippetOf(c: FoldedText, terms: readonly string[], bytes: readonly Buffer[]): ConversationMatch['snippet'] {
+  for (let i = 0; i < terms.length; i++) {
+    const at = c.folded.indexOf(bytes[i]);
     if (at < 0) {
       continue;
     }
-    const index = countSeparators(c.text.slice(0, at));
-    const content = nthPart(c.source.body, index);
-    const snippet = snippetFor(term, content, c.source.roles[index] === 'u' ? 'user' : 'assistant');
+    const index = separatorsBefore(c.folded, at);
+    const content = nthPart(c.body, index);
+    const snippet = snippetFor(terms[i], content, c.roles[index] === 'u' ? 'user' : 'assistant');
     if (snippet) {
       return snippet;
     }
@@ -165,16 +257,16 @@ function snippetOf(c: FoldedText, terms: readonly string[]): ConversationMatch['
   return undefined;
 }
 
-/** The `index`th message text of a body, found by walking its separators. */
-function nthPart(body: string, index: number): string {
+/** The `index`th message text of a body, found by walking its separators; only it is decoded. */
+function nthPart(body: Buffer, index: number): string {
   let start = 0;
   for (let i = 0; i < index; i++) {
-    const next = body.indexOf(SEPARATOR, start);
+    const next = body.indexOf(0, start);
     if (next < 0) {
       return '';
     }
     start = next + 1;
   }
-  const end = body.indexOf(SEPARATOR, start);
-  return body.slice(start, end < 0 ? undefined : end);
+  const end = body.indexOf(0, start);
+  return body.toString('utf8', start, end < 0 ? body.length : end);
 }

@@ -6,23 +6,28 @@ import type { ConversationMatch, Searchable } from '../conversation/conversation
 import type { ConversationSummary } from './conversationSummary';
 import type { Logger } from '../../logger';
 import { describeError } from '../../service/errors';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '../../storage/privateFiles';
+import { makePrivateDir } from '../../storage/privateFiles';
+import { writeChunks } from '../../storage/chunkedFile';
 import {
   decodeSearchText,
-  encodeSearchText,
+  encodeFolded,
   foldSearchText,
+  foldSoon,
+  joinedText,
   searchFoldedTexts,
+  searchSourceOf,
   searchTerms,
-  searchTextLater,
   searchTextOf,
   type FoldedText,
-  type SearchText,
+  type SearchSource,
 } from '../conversation/searchText';
 
 /** The index's folder inside the store's. */
 export const SEARCH_FOLDER = 'search';
 /** A saved conversation's entry is written once saves of it pause this long (never on a streaming save's path). */
 const WRITE_DELAY_MS = 1_000;
+/** An entry larger than this many times its conversation's file is not read (see `read`). */
+const MAX_ENTRY_RATIO = 3;
 /** Files read at once on a first search. */
 const READ_CONCURRENCY = 8;
 
@@ -39,8 +44,8 @@ export class SearchIndex {
   private readonly dir: string;
   /** Folded texts by id, each with the summary's `updatedAt` and count it was checked against. */
   private readonly cache = new Map<string, { updatedAt: number; messageCount: number; folded: FoldedText }>();
-  /** Conversations saved and not yet written to the index: their text as of the last save, joined when written. */
-  private readonly pending = new Map<string, () => SearchText>();
+  /** Conversations saved and not yet written to the index: their texts as of the last save, folded when written. */
+  private readonly pending = new Map<string, SearchSource>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private tempCount = 0;
@@ -59,7 +64,7 @@ export class SearchIndex {
 
   /** A conversation was saved: its entry is written once its saves pause (a streaming reply's saves postpone it). */
   saved(conversation: Conversation): void {
-    this.pending.set(conversation.id, searchTextLater(conversation));
+    this.pending.set(conversation.id, searchSourceOf(conversation));
     if (this.timer) {
       clearTimeout(this.timer);
     }
@@ -83,8 +88,12 @@ export class SearchIndex {
     const due = [...this.pending.values()];
     this.pending.clear();
     const run = this.writing.then(async () => {
-      for (const text of due) {
-        await this.write(text());
+      for (const source of due) {
+        // Folded a slice at a time: a history of thousands of messages does not hold the event loop.
+        const folded = await foldSoon(source);
+        if (await this.write(folded)) {
+          this.cache.set(folded.id, { updatedAt: folded.updatedAt, messageCount: folded.messageCount, folded });
+        }
       }
     });
     this.writing = run.catch(() => undefined);
@@ -134,36 +143,41 @@ export class SearchIndex {
     if (cached?.updatedAt === s.updatedAt && cached.messageCount === s.messageCount) {
       return cached.folded;
     }
-    let text = await this.read(s);
-    if (!text) {
+    let folded = await this.read(s);
+    if (!folded) {
       const later = this.pending.get(s.id);
       const conversation = later ? undefined : await this.load(s.id);
-      text = later ? later() : conversation && searchTextOf(conversation);
+      const text = later ? joinedText(later) : conversation && searchTextOf(conversation);
       if (!text) {
         return undefined;
       }
       this.pending.delete(s.id);
-      await this.write(text);
+      folded = foldSearchText(text);
+      await this.write(folded);
     }
-    const folded = foldSearchText(text);
     this.cache.set(s.id, { updatedAt: s.updatedAt, messageCount: s.messageCount, folded });
     return folded;
   }
 
   /** The entry on disk when it is whole and current; undefined otherwise (then it is rebuilt). */
-  private async read(s: ConversationSummary): Promise<SearchText | undefined> {
+  private async read(s: ConversationSummary): Promise<FoldedText | undefined> {
     try {
       const conversation = await fs.stat(this.conversationFile(s.id));
       const handle = await fs.open(this.fileOf(s.id), 'r');
       try {
-        // The size and the text come from one open file; the index holds less than its conversation's file, so a
-        // larger entry is not read.
+        // The size and the bytes come from one open file. The texts as written are never longer than the
+        // conversation's file (which holds them, escaped), and folding at most adds half (a lower case that takes
+        // more bytes): a larger entry is not read, and one whose texts outgrow the conversation is not trusted.
         const entry = await handle.stat();
-        if (!entry.isFile() || entry.size > conversation.size) {
+        if (!entry.isFile() || entry.size > MAX_ENTRY_RATIO * conversation.size) {
           return undefined;
         }
-        const text = decodeSearchText(await handle.readFile('utf8'), s.id);
-        return text?.updatedAt === s.updatedAt && text.messageCount === s.messageCount ? text : undefined;
+        const text = decodeSearchText(await handle.readFile(), s.id);
+        return text?.updatedAt === s.updatedAt &&
+          text.messageCount === s.messageCount &&
+          text.body.length <= conversation.size
+          ? text
+          : undefined;
       } finally {
         await handle.close();
       }
@@ -172,21 +186,23 @@ export class SearchIndex {
     }
   }
 
-  /** Writes one entry atomically; a failure is logged (the entry is rebuilt when next needed). */
-  private async write(text: SearchText): Promise<void> {
+  /** Writes one entry atomically; a failure is logged (the entry is rebuilt when next needed). Says if it wrote. */
+  private async write(text: FoldedText): Promise<boolean> {
     const file = this.fileOf(text.id);
     const temp = `${file}.${this.writer}.${++this.tempCount}.tmp`;
     try {
       // No entry for a conversation whose file is gone (deleted, or the whole folder removed meanwhile).
       if (!(await exists(this.conversationFile(text.id)))) {
-        return;
+        return false;
       }
       await makePrivateDir(this.dir);
-      await fs.writeFile(temp, encodeSearchText(text), { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
+      await writeChunks(temp, encodeFolded(text));
       await fs.rename(temp, file);
+      return true;
     } catch (error) {
       await fs.rm(temp, { force: true }).catch(() => undefined);
       this.log.warn(`Chat: could not write the search index of ${text.id}: ${describeError(error)}`);
+      return false;
     }
   }
 

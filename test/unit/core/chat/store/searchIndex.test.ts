@@ -7,9 +7,13 @@ import { ConversationStore } from '../../../../../src/core/chat/store/conversati
 import { SEARCH_FOLDER } from '../../../../../src/core/chat/store/searchIndex';
 import {
   decodeSearchText,
+  encodeFolded,
   encodeSearchText,
   foldSearchText,
+  foldSoon,
+  joinedText,
   searchFoldedTexts,
+  searchSourceOf,
   searchTextOf,
 } from '../../../../../src/core/chat/conversation/searchText';
 import { silentLogger } from '../../../../../src/core/logger';
@@ -42,7 +46,7 @@ describe('chat core: the search index beside the store', () => {
     return matches.map((m) => m.id);
   };
   const entryFile = (id: string) => path.join(dir, SEARCH_FOLDER, `${id}.txt`);
-  const entryOf = (id: string) => decodeSearchText(fs.readFileSync(entryFile(id), 'utf8'), id);
+  const entryOf = (id: string) => decodeSearchText(fs.readFileSync(entryFile(id)), id);
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'search-index-'));
@@ -129,24 +133,39 @@ describe('chat core: the search index beside the store', () => {
     await store.idle();
     const valid = searchTextOf(conversation('a', 10, 'planted text'));
     const size = fs.statSync(path.join(dir, 'a.json')).size;
+    const entry = encodeSearchText(valid).toString('utf8');
+    const header = { v: 2, id: 'a', updatedAt: 10, messageCount: 1, title: 't', roles: 'u' };
     const hostile = [
       'garbage \u0000\u0001 not an entry',
       '',
-      `${JSON.stringify({ v: 1, id: 'a', updatedAt: 10, messageCount: 1, title: 't', roles: 'u' })}`,
-      encodeSearchText({ ...valid, body: `planted ${'x'.repeat(size)}` }),
-      encodeSearchText(valid).replace('"updatedAt":10', '"updatedAt":"10"'),
-      encodeSearchText(valid).replace('"roles":"u"', '"roles":"z"'),
-      encodeSearchText(valid).replace('"roles":"u"', '"roles":"uu"'),
-      encodeSearchText(valid).replace('"title":"Title of a"', '"title":{"a":1}'),
-      encodeSearchText({ ...valid, id: 'b' }),
+      `${JSON.stringify({ ...header, folded: 0, body: 0 })}`,
+      // The texts as written outgrow the conversation's file (which holds them).
+      encodeSearchText({ ...valid, body: `planted ${'x'.repeat(size)}` }).toString('utf8'),
+      // Far larger than the conversation: not read at all.
+      encodeSearchText({ ...valid, body: `planted ${'x'.repeat(4 * size)}` }).toString('utf8'),
+      entry.replace('"updatedAt":10', '"updatedAt":"10"'),
+      entry.replace('"roles":"u"', '"roles":"z"'),
+      entry.replace('"title":"Title of a"', '"title":{"a":1}'),
+      entry.replace('"folded":12', '"folded":1.5'),
+      entry.replace('"folded":12', '"folded":-12'),
+      entry.replace('"folded":12', '"folded":"12"'),
+      entry.replace('"folded":12', '"folded":9000'),
+      // Cut, or longer than its header says.
+      entry.slice(0, -1),
+      `${entry}planted`,
+      entry.replace('"body":12', '"body":-12'),
+      // The format before the folded part (1): rebuilt, not misread.
+      `${JSON.stringify({ ...header, v: 1 })}\nplanted text`,
+      encodeSearchText({ ...valid, id: 'b' }).toString('utf8'),
       `null\nplanted`,
       `[1]\nplanted`,
     ];
+    assert.ok(entry.includes('"folded":12,"body":12}'), entry);
     for (const text of hostile) {
       fs.writeFileSync(entryFile('a'), text);
       assert.deepEqual(await found('planted'), [], JSON.stringify(text.slice(0, 80)));
       assert.deepEqual(await found('real'), ['a']);
-      assert.equal(entryOf('a')?.body, 'the real text', 'rebuilt');
+      assert.equal(entryOf('a')?.body.toString(), 'the real text', 'rebuilt');
     }
     // A folder in the entry's place is not read either.
     fs.rmSync(entryFile('a'));
@@ -197,19 +216,39 @@ describe('chat core: the search index beside the store', () => {
     assert.deepEqual(searchFoldedTexts('café second', [folded]).length, 1);
   });
 
-  it('reads, folds and searches in time linear in the text (many messages, near misses, the match last)', () => {
+  it('folds a long history for its entry a slice at a time, to the same bytes as folding it at once', async () => {
+    const contents = Array.from({ length: 3_000 }, (_, i) => (i % 3 ? `Réponse ${i} CAFÉ\u0000x` : `Question ${i}?`));
+    const source = searchSourceOf(conversation('a', 5, ...contents));
+    let turns = 0;
+    const counter = setInterval(() => turns++, 0);
+    const soon = await foldSoon(source, 0);
+    clearInterval(counter);
+    assert.ok(turns > 0, 'the event loop ran between slices');
+    const once = foldSearchText(joinedText(source));
+    assert.deepEqual([soon.folded, soon.body, soon.title, soon.roles], [once.folded, once.body, once.title, once.roles]);
+    assert.deepEqual(Buffer.concat(encodeFolded(soon)), encodeSearchText(joinedText(source)));
+    assert.deepEqual(searchFoldedTexts('2999 cafe', [soon])[0].snippet, {
+      before: 'Réponse ',
+      match: '2999',
+      after: ' CAFÉ x',
+      role: 'assistant',
+    });
+  });
+
+  it('folds and writes, reads and searches in time linear in the text (many messages, near misses, the match last)', () => {
     const make = (n: number) => {
       const contents = Array.from({ length: n }, (_, i) => `Aé near ${'zebr'.repeat(5)} ${i}`);
       contents.push('the zebra at last');
-      return encodeSearchText(searchTextOf(conversation('a', 1, ...contents)));
+      return searchTextOf(conversation('a', 1, ...contents));
     };
     assertGrowth(
-      'search text decode + fold + search',
+      'search text fold + encode + decode + search',
       make,
       (text) => {
-        const decoded = decodeSearchText(text, 'a');
+        const decoded = decodeSearchText(encodeSearchText(text), 'a');
         assert.ok(decoded);
-        assert.equal(searchFoldedTexts('zebra last', [foldSearchText(decoded)]).length, 1);
+        assert.equal(searchFoldedTexts('zebra last', [decoded]).length, 1);
+        assert.equal(searchFoldedTexts('zebra last', [foldSearchText(text)])[0].snippet?.match, 'zebra');
       },
       { n: 2_000, maxMs: 2_000 },
     );
