@@ -225,7 +225,10 @@ describe('chat core: the search index beside the store', () => {
     clearInterval(counter);
     assert.ok(turns > 0, 'the event loop ran between slices');
     const once = foldSearchText(joinedText(source));
-    assert.deepEqual([soon.folded, soon.body, soon.title, soon.roles], [once.folded, once.body, once.title, once.roles]);
+    assert.deepEqual(
+      [soon.folded, soon.body, soon.title, soon.roles],
+      [once.folded, once.body, once.title, once.roles],
+    );
     assert.deepEqual(Buffer.concat(encodeFolded(soon)), encodeSearchText(joinedText(source)));
     assert.deepEqual(searchFoldedTexts('2999 cafe', [soon])[0].snippet, {
       before: 'Réponse ',
