@@ -7,6 +7,8 @@ import { CONVERSATION_VERSION } from './conversationSchema';
 /** A message's bytes as last encoded, with the values they were encoded from. */
 interface Encoded {
   values: Record<string, unknown>;
+  /** How many fields `values` has. */
+  count: number;
   bytes: Buffer;
 }
 
@@ -79,26 +81,36 @@ export class ConversationEncoder {
   /** A message's bytes without its `parentId` (encodeList adds it), from the cache while the message is unchanged. */
   private encodeMessage(message: StoredMessage): Buffer {
     const cached = this.cache.get(message);
-    if (cached && sameValues(cached.values, message)) {
+    if (cached && sameValues(cached, message)) {
       return cached.bytes;
     }
     const values: Record<string, unknown> = { ...message };
     delete values.parentId;
     // The file keeps each step's result within its budget; the reply on screen keeps what ALPHA was sent.
     const bytes = Buffer.from(JSON.stringify(message.steps ? { ...values, steps: keptSteps(message) } : values));
-    this.cache.set(message, { values, bytes });
+    this.cache.set(message, { values, count: Object.keys(values).length, bytes });
     return bytes;
   }
 }
 
-function sameValues(values: Record<string, unknown>, message: StoredMessage): boolean {
-  const keys = Object.keys(message).filter((key) => key !== 'parentId');
-  if (keys.length !== Object.keys(values).length) {
-    return false;
-  }
+/**
+ * Whether `message` still has the values it was encoded from. Walked without building key lists: a save of a long
+ * conversation checks every message, and each list would be garbage.
+ */
+function sameValues(cached: Encoded, message: StoredMessage): boolean {
   const record = message as unknown as Record<string, unknown>;
-  // Strings compare by value; the reply's growing text is a new string each time, the rest are the same strings.
-  return keys.every((key) => values[key] === record[key]);
+  let count = 0;
+  for (const key in record) {
+    if (key === 'parentId' || !Object.prototype.hasOwnProperty.call(record, key)) {
+      continue;
+    }
+    // Strings compare by value; the reply's growing text is a new string each time, the rest are the same strings.
+    if (cached.values[key] !== record[key] || !Object.prototype.hasOwnProperty.call(cached.values, key)) {
+      return false;
+    }
+    count++;
+  }
+  return count === cached.count;
 }
 
 /** A conversation file's text read back (`keepStreaming`: see `parseConversation`); throws when it is not JSON. */

@@ -27,4 +27,25 @@ describe('chat core: encoding a long conversation for its first save', () => {
     c.messages[4_999] = { ...c.messages[4_999], content: 'changed' };
     assert.match(Buffer.concat(await pending).toString(), /"content":"changed"/);
   });
+
+  it('encodes a message again when a field is added, removed, swapped for another or changed in place', () => {
+    const c = long(3);
+    const encoder = new ConversationEncoder();
+    const text = () => JSON.parse(Buffer.concat(encoder.encode(c, 'r')).toString()).messages[1];
+    assert.equal(text().status, undefined);
+    const m = c.messages[1];
+    m.status = 'done';
+    assert.equal(text().status, 'done');
+    delete m.status;
+    assert.ok(!('status' in text()));
+    m.content = 'new';
+    assert.equal(text().content, 'new');
+    // As many fields as before, one of them another.
+    const fields = Object.keys(text()).length;
+    delete (m as { createdAt?: number }).createdAt;
+    m.status = 'stopped';
+    const swapped = text();
+    assert.equal(Object.keys(swapped).length, fields);
+    assert.deepEqual([swapped.status, 'createdAt' in swapped], ['stopped', false]);
+  });
 });
