@@ -128,7 +128,7 @@ async function startStreamer(key: string): Promise<Streamer> {
 }
 
 /** The chat webview's content frame (the one with the conversation log). */
-async function chatContentFrame(page: Page): Promise<Frame> {
+export async function chatContentFrame(page: Page): Promise<Frame> {
   let found: Frame | undefined;
   await poll(
     async () => {

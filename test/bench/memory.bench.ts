@@ -167,7 +167,7 @@ async function hostHeapMb(pid: number): Promise<number> {
  * its webviews in the workbench's process and isolate (a webview frame has no session of its own), so this is the
  * workbench's heap with the chat's in it: the chat's share is this minus the same before the chat opened.
  */
-async function rendererHeapMb(page: Page): Promise<number> {
+export async function rendererHeapMb(page: Page): Promise<number> {
   const session = await page.context().newCDPSession(page);
   try {
     await session.send('HeapProfiler.collectGarbage');
