@@ -51,6 +51,8 @@ export class SearchIndex {
   private tempCount = 0;
   private readonly writer = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private swept = false;
+  /** The shown conversation as last folded, and the state it was folded in (see `shownFold`). */
+  private shown: { key: string; folded: FoldedText } | undefined;
 
   constructor(
     storeDir: string,
@@ -117,7 +119,7 @@ export class SearchIndex {
     const worker = async () => {
       for (let i = next++; i < summaries.length; i = next++) {
         const s = summaries[i];
-        folded[i] = s.id === current?.id ? foldSearchText(searchTextOf(current)) : await this.entry(s);
+        folded[i] = s.id === current?.id ? this.shownFold(current) : await this.entry(s);
       }
     };
     await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
@@ -135,6 +137,32 @@ export class SearchIndex {
       query,
       folded.filter((f): f is FoldedText => f !== undefined),
     );
+  }
+
+  /**
+   * The shown conversation folded as it is in memory, folded again only when it changed: its time, title, number of
+   * messages and of other versions, and its last message (a reply streams into it, its steps come) say so. A query
+   * typed into the list does not fold a long conversation again for each letter (5,000 messages: 50–140 ms).
+   */
+  private shownFold(current: Searchable & { updatedAt: number }): FoldedText {
+    const last = current.messages.at(-1);
+    const steps = last?.steps;
+    const key = JSON.stringify([
+      current.id,
+      current.updatedAt,
+      current.title,
+      current.messages.length,
+      current.branches?.length ?? 0,
+      last?.id,
+      last?.content.length,
+      last?.status,
+      steps?.length ?? 0,
+      steps?.at(-1)?.title,
+    ]);
+    if (this.shown?.key !== key) {
+      this.shown = { key, folded: foldSearchText(searchTextOf(current)) };
+    }
+    return this.shown.folded;
   }
 
   /** The folded text of a listed conversation: from memory, else its index file, else its conversation file. */

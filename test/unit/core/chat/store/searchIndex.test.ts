@@ -205,6 +205,17 @@ describe('chat core: the search index beside the store', () => {
       (await store.search.search('lemur', await store.list())).map((m) => m.id),
       [],
     );
+    // Its last message grows (a reply streaming), gets a step, changes its status: each is searched as it is.
+    const last = c.messages[c.messages.length - 1];
+    const shown = async (query: string) => (await store.search.search(query, await store.list(), c)).map((m) => m.id);
+    last.content += ' and a quokka';
+    assert.deepEqual(await shown('quokka'), ['a']);
+    last.steps = [{ id: 's1', tool: 'read_file', input: {}, title: 'Read `tapir.ts`', status: 'done', offset: 0 }];
+    assert.deepEqual(await shown('tapir'), ['a']);
+    c.title = 'Renamed to okapi';
+    assert.deepEqual(await shown('okapi'), ['a']);
+    c.messages.pop();
+    assert.deepEqual(await shown('quokka'), []);
   });
 
   it('gives the snippet from the right message of the joined text, with its role and original case', () => {
