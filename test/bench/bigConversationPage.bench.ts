@@ -1,6 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame } from 'playwright-core';
@@ -10,10 +7,11 @@ import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';
 import { launchBrowser, newPage } from '../e2e/harness/browser';
 import { startCodeServer, type CodeServer } from '../e2e/harness/codeServer';
-import { codeServerEntry, repoRoot, vsixPath } from '../e2e/harness/paths';
+import { vsixPath } from '../e2e/harness/paths';
 import { openWorkbench, poll } from '../e2e/harness/workbench';
 import { openChat } from '../e2e/ui/chatHelpers';
 import { median, type BenchFigure } from './benchFigure';
+import { startHostBench } from './hostBench';
 import { chatContentFrame } from './lastPixel.bench';
 import { rendererHeapMb } from './memory.bench';
 
@@ -138,14 +136,9 @@ interface Round {
  * a small conversation between them.
  */
 export async function run(): Promise<BenchFigure[]> {
-  const [load] = os.loadavg();
-  const loadRow = { name: 'load average at start (1 min)', value: load.toFixed(2) };
-  console.log(`  ${loadRow.name}: ${loadRow.value}`);
-  if (!existsSync(codeServerEntry)) {
-    return [loadRow, { name: 'big conversation page', value: 'not run: the test host is not installed' }];
-  }
-  if (spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs')], { stdio: 'ignore' }).status !== 0) {
-    throw new Error('packaging the extension failed: run `node scripts/package.mjs` to see why');
+  const { loadRow, skipped } = startHostBench('big conversation page');
+  if (skipped) {
+    return skipped;
   }
   let server: CodeServer | undefined;
   const browser = await launchBrowser('bench-big-page');

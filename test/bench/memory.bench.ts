@@ -1,9 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
@@ -14,10 +12,11 @@ import { silentLogger } from '../../src/core/logger';
 import { chatReply, longReply } from '../fakeService/chatContent';
 import { launchBrowser, newPage } from '../e2e/harness/browser';
 import { startCodeServer, type CodeServer } from '../e2e/harness/codeServer';
-import { codeServerEntry, repoRoot, vsixPath } from '../e2e/harness/paths';
+import { vsixPath } from '../e2e/harness/paths';
 import { openWorkbench, poll } from '../e2e/harness/workbench';
 import { openChat, prompts, sendPrompt, waitForReplyEnd } from '../e2e/ui/chatHelpers';
 import type { BenchFigure } from './benchFigure';
+import { startHostBench } from './hostBench';
 
 const CONVERSATIONS = 50;
 const MESSAGES = 500;
@@ -215,14 +214,9 @@ function rows(what: string, page: number, host: number): BenchFigure[] {
  * 500 messages (seeded into the extension's storage before the window opens).
  */
 export async function run(): Promise<BenchFigure[]> {
-  const [load] = os.loadavg();
-  const loadRow = { name: 'load average at start (1 min)', value: load.toFixed(2) };
-  console.log(`  ${loadRow.name}: ${loadRow.value}`);
-  if (!existsSync(codeServerEntry)) {
-    return [loadRow, { name: 'memory', value: 'not run: the test host is not installed' }];
-  }
-  if (spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs')], { stdio: 'ignore' }).status !== 0) {
-    throw new Error('packaging the extension failed: run `node scripts/package.mjs` to see why');
+  const { loadRow, skipped } = startHostBench('memory');
+  if (skipped) {
+    return skipped;
   }
   const key = `fkc_${randomBytes(12).toString('hex')}`;
   const service = await startService(key);

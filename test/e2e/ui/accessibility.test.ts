@@ -215,11 +215,7 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     await poll(
       async () => (await prompts(frame).count()) === 0,
       30_000,
-      async () =>
-        `no new conversation: the chat shows "${await frame
-          .locator('h1.title')
-          .textContent({ timeout: 1_000 })
-          .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
+      () => notNew(frame),
     );
     await input.focus();
     await page.keyboard.type('Second conversation');
@@ -433,6 +429,15 @@ async function footerBoxes(frame: import('playwright-core').FrameLocator): Promi
   });
 }
 
+/** What the chat shows when a new conversation was asked for and did not come: its title and its prompts. */
+async function notNew(frame: FrameLocator): Promise<string> {
+  const title = await frame
+    .locator('h1.title')
+    .textContent({ timeout: 1_000 })
+    .catch(() => '?');
+  return `no new conversation: the chat shows "${title}" with ${await prompts(frame).count()} prompts`;
+}
+
 /**
  * Runs "ALPHA: New Conversation" from the palette and returns the chat once it shows no prompt. Twice in full runs
  * (never alone) the first run left the conversation shown, though the palette ran it: it is run once more after
@@ -450,14 +455,6 @@ async function newConversation(page: Page): Promise<FrameLocator> {
   ) {
     await runCommand(page, 'ALPHA: New Conversation');
   }
-  await poll(
-    fresh,
-    30_000,
-    async () =>
-      `no new conversation: the chat shows "${await frame
-        .locator('h1.title')
-        .textContent({ timeout: 1_000 })
-        .catch(() => '?')}" with ${await prompts(frame).count()} prompts`,
-  );
+  await poll(fresh, 30_000, () => notNew(frame));
   return frame;
 }
