@@ -17,7 +17,7 @@ import {
   searchTextOf,
 } from '../../../../../src/core/chat/conversation/searchText';
 import { silentLogger } from '../../../../../src/core/logger';
-import { assertGrowth } from '../../../../support/growth';
+import { assertGrowth, assertGrowthAsync } from '../../../../support/growth';
 
 function conversation(id: string, updatedAt: number, ...contents: string[]): Conversation {
   const c = newConversation(updatedAt);
@@ -247,6 +247,19 @@ describe('chat core: the search index beside the store', () => {
       after: ' CAFÉ x',
       role: 'assistant',
     });
+  });
+
+  it('folds a history for its entry a slice at a time in time linear in its messages', async () => {
+    const make = (n: number) =>
+      searchSourceOf(
+        conversation('a', 1, ...Array.from({ length: n }, (_, i) => `Réponse ${i} CAFÉ ${'é'.repeat(20)}`)),
+      );
+    await assertGrowthAsync(
+      'foldSoon',
+      make,
+      async (source) => assert.ok((await foldSoon(source, 1_000)).folded.length > 0),
+      { n: 2_000 },
+    );
   });
 
   it('folds and writes, reads and searches in time linear in the text (many messages, near misses, the match last)', () => {
