@@ -146,19 +146,40 @@ describe('VS Code’s own chat view runs @alpha and @axo with ALPHA picked', fun
     const shown = await lastResponseText(page);
     assert.match(shown, /Alan Turing was an English mathematician/);
     // VS Code lists the stream's references as "Used N references", inside the collapsed "Completed … steps".
+    // That line comes when the response ends, after its text, and VS Code may draw the steps again closed as the
+    // response completes: each part is opened when it shows closed (a click at most every two seconds, so an opening
+    // part is not closed again at once) until the references are listed.
     const last = responses(page).last();
     const steps = last.getByText(/Completed \d+ steps?/).first();
-    if (await steps.isVisible()) {
-      await steps.click();
-    }
     const used = last.locator('.monaco-button-mdlabel', { hasText: /Used \d+ references?/ }).first();
-    await used.waitFor({ state: 'visible', timeout: 10_000 });
-    const count = Number(/Used (\d+)/.exec(await used.innerText())?.[1]);
+    const links = last.locator('.chat-used-context-list .monaco-list-row');
+    let count = 0;
+    const clicked = { steps: 0, used: 0 };
+    const clickSoon = async (what: keyof typeof clicked, target: Locator): Promise<void> => {
+      if (Date.now() - clicked[what] > 2_000) {
+        clicked[what] = Date.now();
+        await target.click({ timeout: 2_000 }).catch(() => undefined); // drawn again under the click: tried again
+      }
+    };
+    await poll(
+      async () => {
+        if (count > 0 && (await links.count()) === count) {
+          return true;
+        }
+        if (await used.isVisible()) {
+          count = Number(/Used (\d+)/.exec(await used.innerText({ timeout: 2_000 }).catch(() => ''))?.[1] ?? 0);
+          await clickSoon('used', used);
+        } else if (await steps.isVisible()) {
+          await clickSoon('steps', steps);
+        }
+        return false;
+      },
+      20_000,
+      async () =>
+        `the references were not listed (${count} said, ${await links.count()} shown); the response read: ${await lastResponseText(page)}`,
+    );
     const sources = await last.locator('ol > li').count(); // the numbered Sources list
     assert.ok(count > 0 && count === sources, `${count} references, ${sources} sources listed`);
-    await used.click();
-    const links = last.locator('.chat-used-context-list .monaco-list-row');
-    await poll(async () => (await links.count()) === count, 10_000, 'the references list does not show them');
     assert.match(await links.first().innerText(), /Turing/);
     await evidence(page, '3-axo-answer-with-references');
   });
