@@ -11,6 +11,7 @@ import { vsixPath } from '../e2e/harness/paths';
 import { openWorkbench, poll } from '../e2e/harness/workbench';
 import { openChat } from '../e2e/ui/chatHelpers';
 import { median, type BenchFigure } from './benchFigure';
+import { profileFrame, traceTimeline } from './pageProfile';
 import { startHostBench } from './hostBench';
 import { chatContentFrame } from './lastPixel.bench';
 import { rendererHeapMb } from './memory.bench';
@@ -52,10 +53,16 @@ function conversation(title: string, messages: number, workspace: string, start:
 /** What the page's probe keeps (performance.now() times of the webview). */
 interface SwitchProbe {
   clickAt: number;
+  /** When the page got the state and when it had drawn it (its handler returned). */
+  stateAt: number;
+  drawnAt: number;
   shownAt: number;
   longTasks: number[];
 }
-declare const window: { __switch: SwitchProbe };
+declare const window: {
+  __switch: SwitchProbe;
+  addEventListener(type: 'message', listener: (event: { data: { type?: string } }) => void, capture: boolean): void;
+};
 declare const document: {
   querySelector(selector: string): { scrollTop: number; clientHeight: number; scrollHeight: number } | null;
   addEventListener(type: string, listener: () => void, capture: boolean): void;
@@ -77,9 +84,13 @@ declare class PerformanceObserver {
  */
 async function probe(frame: Frame, newestId: string): Promise<void> {
   await frame.evaluate((id) => {
-    const p: SwitchProbe = { clickAt: 0, shownAt: 0, longTasks: [] };
+    const p: SwitchProbe = { clickAt: 0, stateAt: 0, drawnAt: 0, shownAt: 0, longTasks: [] };
     window.__switch = p;
     document.addEventListener('click', () => (p.clickAt ||= performance.now()), true);
+    // Capturing at the window, this runs before the page's own listener; the second one after it.
+    const isState = (event: { data: { type?: string } }) => p.clickAt > 0 && event.data?.type === 'chat/state';
+    window.addEventListener('message', (event) => isState(event) && (p.stateAt ||= performance.now()), true);
+    window.addEventListener('message', (event) => isState(event) && (p.drawnAt ||= performance.now()), false);
     new MutationObserver(() => {
       if (p.clickAt && !p.shownAt && document.querySelector(`main.log article[data-id="${id}"]`)) {
         p.shownAt = -1;
@@ -95,7 +106,7 @@ async function probe(frame: Frame, newestId: string): Promise<void> {
 }
 
 /** Frames of scrolling at most: a page that never reaches its top is reported as such, not waited for. */
-const SCROLL_LIMIT_MS = 60_000;
+const SCROLL_LIMIT_MS = Number(process.env.BIG_PAGE_SCROLL_MS ?? 60_000);
 
 /**
  * Scrolls the log from the bottom to the top a screen a frame, until the top stays the top (the older messages are
@@ -133,7 +144,9 @@ interface Round {
  * to from the list (click → the frame after its newest message is on the page), scrolled from the bottom to the top
  * a screen a frame while the older messages are drawn (the longest webview task), and the chat page's heap after it
  * (the renderer's after a forced collection, less the same before the chat opened). Three rounds, switching away to
- * a small conversation between them.
+ * a small conversation between them. Each round prints when the state reached the page (the rest of the switch is
+ * the host's and the channel's). To find where time goes: BIG_PAGE_PROFILE=1 prints the page's CPU profile of each
+ * round, BIG_PAGE_PROFILE=trace the browser's timeline by kind of work; BIG_PAGE_SCROLL_MS shortens the scroll.
  */
 export async function run(): Promise<BenchFigure[]> {
   const { loadRow, skipped } = startHostBench('big conversation page');
@@ -176,14 +189,26 @@ export async function run(): Promise<BenchFigure[]> {
         'the small conversation did not replace the big one',
       );
       await probe(frame, newest);
+      const profiled =
+        process.env.BIG_PAGE_PROFILE === '1'
+          ? await profileFrame(page, frame)
+          : process.env.BIG_PAGE_PROFILE === 'trace'
+            ? await traceTimeline(page)
+            : undefined;
       console.log(`  round ${round + 1}: switching`);
       await pick('Big history');
       await poll(async () => frame.evaluate(() => window.__switch.shownAt > 0), 60_000, 'the big one did not show');
       const shown = await frame.evaluate(() => ({ ...window.__switch, longTasks: [...window.__switch.longTasks] }));
       await frame.evaluate(() => (window.__switch.longTasks = []));
-      console.log(`  round ${round + 1}: shown after ${(shown.shownAt - shown.clickAt).toFixed(0)} ms; scrolling`);
+      const since = (at: number) => (at - shown.clickAt).toFixed(0);
+      console.log(
+        `  round ${round + 1}: state in after ${since(shown.stateAt)} ms, drawn after ${since(shown.drawnAt)} ms, shown after ${since(shown.shownAt)} ms; scrolling`,
+      );
       const scroll = await scrollToTop(frame);
       const scrolled = await frame.evaluate(() => [...window.__switch.longTasks]);
+      if (profiled) {
+        console.log(`  round ${round + 1}: where the page's time went (switch and scroll)\n${await profiled()}`);
+      }
       rounds.push({
         paintMs: shown.shownAt - shown.clickAt,
         switchTaskMs: Math.max(0, ...shown.longTasks),
