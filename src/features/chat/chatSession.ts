@@ -48,6 +48,9 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
   private readonly listeners = new Set<(change: ExternalChange) => void>();
   private readonly storeListener: { dispose(): void };
   private disposed = false;
+  /** Changes asked to be saved (`scheduleSave`, `saveNow`), and how many of them the last finished save holds. */
+  private changes = 0;
+  private saved = 0;
   /** Conversations left (switched away from) while saves failed: retried with the one shown, kept until written. */
   private readonly unsaved = new Map<string, Conversation>();
 
@@ -152,7 +155,12 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
       return false;
     }
     await this.leave();
-    this.unsaved.delete(id);
+    // One left while saves failed still has to be written; one read from its file does not.
+    if (this.unsaved.delete(id)) {
+      this.changes++;
+    } else {
+      this.saved = this.changes;
+    }
     this.conversation = loaded;
     await this.remember();
     return true;
@@ -162,11 +170,17 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
   async startNew(): Promise<void> {
     await this.leave();
     this.conversation = this.fresh();
+    this.saved = this.changes;
     await this.remember();
   }
 
   /** Saves the conversation shown before another is shown; while saves fail, it is kept to retry with the rest. */
   private async leave(): Promise<void> {
+    // One unchanged since its last save is not written again: a save of thousands of messages takes a tenth of a
+    // second of the switch, and its new time would move a conversation that was only looked at up the list.
+    if (this.saved === this.changes && !this.failure) {
+      return;
+    }
     await this.saveNow();
     if (this.failure && this.conversation.messages.length > 0) {
       this.unsaved.set(this.conversation.id, this.conversation);
@@ -186,12 +200,14 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
 
   /** Saves soon (throttled): while a reply streams. */
   scheduleSave(): void {
+    this.changes++;
     this.saver.schedule();
   }
 
   /** Saves now and waits for it. */
   async saveNow(): Promise<void> {
     this.conversation.updatedAt = Date.now();
+    this.changes++;
     this.saver.schedule();
     await this.saver.flush();
     await this.remember();
@@ -219,8 +235,12 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
   /** Writes the conversation shown; takes in the turns another window added meanwhile (the store merged them). */
   private async saveCurrent(): Promise<void> {
     const conversation = this.conversation;
+    const changes = this.changes;
     const sent = new Set(conversation.messages.map((m) => m.id));
     const merged = await this.store.save(conversation);
+    if (conversation === this.conversation) {
+      this.saved = changes;
+    }
     if (merged) {
       this.adopt(conversation, merged, sent);
       this.emit({ conversation: true, list: true });

@@ -128,6 +128,35 @@ describe('chat: saves that fail, and the last save', () => {
     }
   });
 
+  it('switching away writes a conversation only when it changed since its last save', async () => {
+    const store = new ConversationStore(dir, silentLogger);
+    const looked = withTurns(2);
+    const other = withTurns(1);
+    await store.save(looked);
+    await store.save(other);
+    await store.idle();
+    const session = new ChatSession(store, memoryMemento(), silentLogger);
+    try {
+      const file = path.join(dir, `${looked.id}.json`);
+      const written = () => fs.statSync(file).mtimeMs;
+      fs.utimesSync(file, 1, 1);
+      assert.equal(await session.switchTo(looked.id), true);
+      assert.equal(await session.switchTo(other.id), true);
+      await store.idle();
+      assert.equal(written(), 1000, 'only looked at: not written again');
+      assert.equal((await store.load(looked.id))?.updatedAt, looked.updatedAt, 'nor moved up the list');
+      // Changed (as a prompt or a reply changes it: a save asked for), then left: written.
+      assert.equal(await session.switchTo(looked.id), true);
+      session.conversation.messages.push({ id: newId(), role: 'user', content: 'one more', createdAt: 9 });
+      session.scheduleSave();
+      assert.equal(await session.switchTo(other.id), true);
+      await store.idle();
+      assert.equal(readFile(dir, looked.id).messages.at(-1)?.content, 'one more');
+    } finally {
+      session.dispose();
+    }
+  });
+
   it('encodes an unchanged message once while a reply streams, and every change shows in the file', () => {
     const encoder = new ConversationEncoder();
     const c = withTurns(3);
