@@ -118,8 +118,7 @@ export interface UsageView {
 
 /** How fast a reply came: "first token 0.8 s · 42 tokens/s" (see src/core/chat/runs/replyTiming.ts). */
 export interface SpeedView {
-  /** From the request sent to the first token, in milliseconds. */
-  firstTokenMs: number;
+  firstTokenMs: number; // from the request sent to the first token
   /** Output tokens per second (absent: no end or no usable span); `estimated`: counted by estimate, not reported. */
   tokensPerSecond?: number;
   estimated: boolean;
@@ -160,9 +159,8 @@ export interface ModelView {
   label: string;
   status: 'available' | 'soon';
   selectable: boolean;
-  /** "200K" or "n/a". */
+  /** "200K" or "n/a"; the latency "1.2s" or "Render 3.4s". */
   context: string;
-  /** "1.2s", "Render 3.4s". */
   latency: string;
   capability: string;
 }
@@ -197,11 +195,9 @@ export interface ChatDisplayView {
 export interface QueuedPromptView {
   id: string;
   text: string;
-  /** The labels of the context chips it was queued with. */
+  /** What it was queued with: its context chips' labels, its model's label, "Ground with AXO" on or off. */
   attachments: string[];
-  /** The label of the model it was queued with. */
   model: string;
-  /** Queued with "Ground with AXO" on. */
   grounded: boolean;
   /** This window may edit, remove and send it; false: another window queued it and runs it (shown only). */
   mine: boolean;
@@ -220,7 +216,9 @@ export interface QueueView {
 export interface ChatStateView {
   conversationId: string;
   title: string;
+  /** The path's newest messages; `older`: how many precede them, sent on `chat/older` (`key`) once these are drawn. */
   messages: MessageView[];
+  older?: { count: number; key: number };
   conversations: ConversationSummaryView[];
   models: ModelView[];
   /** The model id in `alphaAxo.chat.model`. */
@@ -239,9 +237,8 @@ export interface ChatStateView {
   /** The list's filter, remembered per window; absent in a window without a workspace (the list shows all). */
   historyScope?: HistoryScope;
   /**
-   * The running total counts every request the service was asked for: `otherVersions` the usage of each reply off
-   * the path shown (other versions of regenerated replies and the replies after an edited prompt's other versions;
-   * present, maybe empty, only when there are such), `summaries` each compaction's summary (undone ones too: billed).
+   * The running total counts every request billed: `otherVersions` each reply's off the path shown (present when
+   * there are such), `summaries` each compaction's summary (undone ones too).
    */
   otherVersions?: UsageView[];
   summaries?: UsageView[];
@@ -254,9 +251,8 @@ export interface ChatStateView {
 /** A summary sent instead of the older turns of the path shown (see src/core/chat/conversation/compaction.ts). */
 export interface CompactionView {
   id: string;
-  /** The last message it stands for: the marker follows it. */
+  /** The last message it stands for (the marker follows it), and how many it stands for. */
   throughId: string;
-  /** How many messages it stands for. */
   messages: number;
   summary: string;
 }
@@ -272,6 +268,8 @@ export interface ReplyEndView {
 export type HostToWebview =
   /** Host → webview: draw everything (first message after `webview/ready`; also after switch, new, edit). */
   | { type: 'chat/state'; state: ChatStateView }
+  /** Host → webview: the messages before those of the state `key`, which the page asked for. */
+  | { type: 'chat/older'; key: number; messages: MessageView[] }
   /** Host → webview: a prompt was sent; append the user's message and the empty reply that now streams. */
   | {
       type: 'chat/started';
@@ -324,6 +322,8 @@ export type HostToWebview =
 export type WebviewToHost =
   /** Webview → host: the page listens; the host answers with `chat/state` and whatever it held. */
   | { type: 'webview/ready' }
+  /** Webview → host: the state `key` is drawn; send the messages before its own (see `ChatStateView.older`). */
+  | { type: 'chat/older'; key: number }
   /** Webview → host: send a prompt (with the pending context chips); while a reply streams, the host queues it. */
   | { type: 'chat/send'; text: string }
   /** Webview → host: change the text of a queued prompt. */

@@ -20,6 +20,7 @@ const CHAT_ERROR_ACTIONS: readonly ChatErrorAction[] = ['setChatKey', 'retry', '
  */
 export const CHAT_VALIDATORS: Record<WebviewToHost['type'], Validator> = {
   'webview/ready': bare,
+  'chat/older': (m) => isIndex(m.key),
   'chat/send': (m) => isText(m.text),
   'queue/edit': (m) => isShort(m.id) && isText(m.text),
   'queue/remove': (m) => isShort(m.id),

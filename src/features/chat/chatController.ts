@@ -36,6 +36,7 @@ import {
 import type { CodeActions } from './codeActions';
 import { compactWithProgress } from './compactCommand';
 import { deleteWithUndo, duplicateShowing, renameAsking, togglePinned } from './organiseCommands';
+import { HeldOlderMessages } from './olderMessages';
 
 /** The workspace-state key of the list's filter ("This workspace" or "All"), remembered per window. */
 const SCOPE_KEY = 'alphaAxo.chat.historyScope';
@@ -49,6 +50,7 @@ const SCOPE_KEY = 'alphaAxo.chat.historyScope';
  */
 export class ChatController extends DisposableOwner {
   private readonly chat: ChatState;
+  private readonly older = new HeldOlderMessages();
   private hasSelection = false;
   private readonly streamingEmitter = this._register(new vscode.EventEmitter<boolean>());
   /** Fires true when a reply starts streaming and false when it has ended (the status bar listens). */
@@ -371,7 +373,7 @@ export class ChatController extends DisposableOwner {
     // Everything below is read in one go, after the last await: the state matches the stream messages that follow
     // (the deltas held until now go to the pages drawn before, before the state: see ConnectedPages).
     const { settings, instructions } = this.services;
-    return pageData({
+    const state = pageData({
       conversation: this.chat.conversation,
       summaries,
       workspace: this.workspace,
@@ -388,5 +390,11 @@ export class ChatController extends DisposableOwner {
       articles: this.articlePlaces(),
       prices: settings.chatPrices,
     });
+    return this.older.split(state);
+  }
+
+  /** The messages before those of state `key` (its `older`); undefined once they are no longer held. */
+  olderMessages(key: number): ChatStateView['messages'] | undefined {
+    return this.older.take(key);
   }
 }

@@ -17,6 +17,7 @@ import type { ConnectedPages, Page } from './connectedPages';
 export type RouterChat = Pick<
   ChatController,
   | 'drawPage'
+  | 'olderMessages'
   | 'send'
   | 'stop'
   | 'regenerate'
@@ -142,6 +143,8 @@ export class ChatRouter implements SurfaceHost {
         return c.setHistoryScope(message.scope);
       case 'conversation/search':
         return this.search(page, message.query);
+      case 'chat/older':
+        return this.sendOlder(page, message.key);
       case 'conversation/export':
         return this.deps.exportConversation();
       case 'context/remove':
@@ -255,6 +258,16 @@ export class ChatRouter implements SurfaceHost {
   }
 
   /** Answers a page's search with the matches, to that page only (the query is its own). */
+  /** A page has drawn a state's newest messages: the older ones, or, when they are no longer held, the page again. */
+  private sendOlder(page: Page, key: number): void {
+    const messages = this.controller.olderMessages(key);
+    if (messages) {
+      page.post({ type: 'chat/older', key, messages });
+    } else {
+      this.connectPage(page);
+    }
+  }
+
   private async search(page: Page, query: string): Promise<void> {
     const matches = await this.controller.search(query.slice(0, MAX_QUERY_LENGTH));
     page.post({ type: 'conversations/matches', query, matches });

@@ -15,19 +15,14 @@ import { h, iconButton } from '../shared/dom';
 import { FindBar } from './panels/findBar';
 import { markdownMayHold } from './panels/markdownMatch';
 import { HistoryPanel } from './panels/historyPanel';
-import {
-  messageElement,
-  regenerateButton,
-  showNotice,
-  type MessageContext,
-  type MessageElement,
-} from './messages/messageView';
+import { messageElement, showNotice, type MessageContext, type MessageElement } from './messages/messageView';
 import { discardMessages, drawRecent, OlderMessages } from './render';
 import { Scroller } from './scroller';
 import { focusSwitched } from './messages/branchFocus';
 import { isAnnounceMode } from './spokenReply';
 import { ConversationTotal } from './messages/usage';
-import { drawStep, endReply } from './messages/streamedReply';
+import { drawStep, endReply, offerRegenerate } from './messages/streamedReply';
+import { OlderPart } from './olderPart';
 
 interface VsCodeApi extends DraftStore {
   postMessage(message: WebviewToHost): void;
@@ -66,6 +61,7 @@ class ChatApp {
   private readonly elements = new Map<string, MessageElement>();
   private streaming: Streaming | undefined;
   private olderMessages: OlderMessages<MessageView> | undefined;
+  private readonly older: OlderPart;
   private conversationId = '';
   private readonly ctx: MessageContext;
   /** A branch switch asked for: after the redraw, its button gets the focus back (the place's message changed). */
@@ -84,6 +80,7 @@ class ChatApp {
       (text) => this.announcer.status(text),
     );
     this.history = new HistoryPanel(post);
+    this.older = new OlderPart(post);
     this.find = new FindBar({
       log: this.log,
       reveal: (query) => this.reveal(query),
@@ -96,7 +93,8 @@ class ChatApp {
       edit: (message, article) => editPrompt(message, article, post),
       switchBranch: (message, step) => {
         // The page is drawn again; the focus comes back to the same button of the message in that place.
-        this.branchFocus = { index: this.messages.findIndex((m) => m.id === message.id), step };
+        // Counted from the conversation's first message, which may not have come yet (see OlderPart).
+        this.branchFocus = { index: this.older.pending + this.messages.findIndex((m) => m.id === message.id), step };
         post({ type: 'chat/branch', messageId: message.id, step });
       },
     };
@@ -136,6 +134,8 @@ class ChatApp {
     switch (message.type) {
       case 'chat/state':
         return this.drawState(message.state);
+      case 'chat/older':
+        return this.drawOlder(message);
       case 'chat/started':
         this.history.update(message.conversations, this.conversationId);
         this.setTitle(message.conversations.find((c) => c.id === this.conversationId)?.title);
@@ -217,7 +217,13 @@ class ChatApp {
     this.streaming = undefined;
     discardMessages(Array.from(this.log.children));
     this.setTitle(state.title);
-    this.total.show(state.messages, state.otherVersions, state.summaries);
+    this.older.expect(state.older);
+    // A total of part of the conversation would be wrong: the line waits for the older messages.
+    if (this.older.pending) {
+      this.total.hold(state.otherVersions, state.summaries);
+    } else {
+      this.total.show(state.messages, state.otherVersions, state.summaries);
+    }
     // The streaming reply (always the last message) and the newest others now; the older ones when the page is idle.
     const all = state.messages;
     const last = all.at(-1);
@@ -233,7 +239,7 @@ class ChatApp {
     };
     // After any message still on its way out (discard.ts), before the streaming reply.
     const cut = drawRecent(this.log, shown, draw, streamed?.article ?? null);
-    this.olderMessages = new OlderMessages(this.log, shown.slice(0, cut), draw);
+    this.olderMessages = new OlderMessages(this.log, shown.slice(0, cut), draw, this.older.pending > 0);
     placeCompactionMarker(this.log, state.compaction, this.post);
     if (state.messages.length === 0) {
       this.log.append(welcome());
@@ -253,7 +259,7 @@ class ChatApp {
     const focus = this.branchFocus;
     this.branchFocus = undefined;
     if (focus && state.conversationId === this.conversationId && focus.index >= 0) {
-      this.focusBranch(shown, focus.index, focus.step);
+      this.focusBranch(focus.index, focus.step);
     } else {
       this.scroller.jumpToLatest();
     }
@@ -275,15 +281,26 @@ class ChatApp {
    * end) and its switch button the focus (the other one when this one is now at an end). An older message drawn in a
    * later idle slice is focused once it is there.
    */
-  private focusBranch(shown: readonly MessageView[], index: number, step: -1 | 1): void {
-    const message = shown[index];
-    if (!message) {
+  private focusBranch(index: number, step: -1 | 1): void {
+    // `index` counts from the first message, which may still be on its way (OlderPart): looked up once there.
+    const message = (): MessageView | undefined => this.messages[index - this.older.pending];
+    if (!this.older.pending && !message()) {
       this.scroller.jumpToLatest();
       return;
     }
-    const focus = () => focusSwitched(this.elements.get(message.id)?.article, step, this.scroller);
+    const focus = () => focusSwitched(this.elements.get(message()?.id ?? '')?.article, step, this.scroller);
     if (!focus()) {
       void this.olderMessages?.done.then(focus);
+    }
+  }
+
+  /** The older messages of a long conversation's state: above the rest, and the total now that it has them all. */
+  private drawOlder(message: Extract<HostToWebview, { type: 'chat/older' }>): void {
+    const older = this.older.take(message);
+    if (older) {
+      this.messages = [...older, ...this.messages];
+      this.olderMessages?.add(older);
+      this.total.update(this.messages);
     }
   }
 
@@ -327,7 +344,9 @@ class ChatApp {
     this.streaming = undefined;
     const view = this.messages.find((m) => m.id === streaming.messageId);
     endReply(streaming.element, view, message, this.ctx);
-    this.total.update(this.messages);
+    if (!this.older.pending) {
+      this.total.update(this.messages);
+    }
     this.composer.setStreaming(false);
     this.refreshRegenerate();
     this.scroller.contentChanged();
@@ -340,20 +359,10 @@ class ChatApp {
     }
   }
 
-  /**
-   * Every finished reply can be regenerated (the old one stays as a branch), but not while one is written: the
-   * buttons are hidden then (`.replying` in messages/messageView.css). A reply that has just ended gets its button.
-   */
   private refreshRegenerate(): void {
-    this.log.classList.toggle('replying', this.streaming !== undefined);
     const last = this.messages.at(-1);
-    if (!last || last.role !== 'assistant' || this.streaming) {
-      return;
-    }
-    const toolbar = this.elements.get(last.id)?.article.querySelector('.message-actions');
-    if (toolbar && !toolbar.querySelector('.regenerate')) {
-      toolbar.append(regenerateButton(last.id, this.post));
-    }
+    const shown = last && { view: last, article: this.elements.get(last.id)?.article };
+    offerRegenerate(this.log, shown, this.streaming !== undefined, this.post);
   }
 
   /** Stops the streaming reply; true when one was streaming. */

@@ -125,6 +125,50 @@ describe('Chat page: long conversations and very long replies', function () {
     assert.deepEqual(result.jumps, [], `the content jumped in ${result.jumps.length} of ${result.steps} steps`);
   });
 
+  it("a long conversation's older messages come apart: asked for once its newest are drawn, then drawn above them", async () => {
+    const all = conversation(200).map((m) =>
+      m.role === 'assistant' ? { ...m, usage: { input: 10, output: 20, reported: true } } : m,
+    );
+    const total = () => page.locator('.conversation-total').innerText();
+    await postToPage(page, stateMessage('whole', all));
+    await waitForMessages(page, 400);
+    const wholeTotal = await total();
+    assert.match(wholeTotal, /tokens/);
+    // The same conversation as the host sends it: the newest 40, and how many come before them under key 5.
+    const split = (id: string, key: number) => {
+      const message = stateMessage(id, all.slice(360)) as { state: object };
+      return { ...message, state: { ...message.state, older: { count: 360, key } } };
+    };
+    const asked = (key: number) =>
+      page.waitForFunction(
+        (k) =>
+          (globalThis as unknown as { __posted: { type: string; key?: number }[] }).__posted.some(
+            (m) => m.type === 'chat/older' && m.key === k,
+          ),
+        key,
+        { timeout: 30_000, polling: 20 },
+      );
+    await postToPage(page, split('first', 4));
+    await asked(4);
+    // Another conversation is shown before the answer comes: the answer is for a state no longer drawn.
+    await postToPage(page, split('second', 5));
+    await postToPage(page, { type: 'chat/older', key: 4, messages: [{ ...all[0], id: 'stale' }] });
+    await asked(5);
+    await waitForMessages(page, 40);
+    assert.equal(await total(), '', 'a total of part of the conversation is not shown');
+    await postToPage(page, { type: 'chat/older', key: 5, messages: all.slice(0, 360) });
+    await waitForMessages(page, 400);
+    const ids = (await page.evaluate(
+      `[...document.querySelectorAll('main.log article')].map((a) => a.getAttribute('data-id'))`,
+    )) as string[];
+    assert.deepEqual(
+      ids,
+      all.map((m) => m.id),
+      'every message once, in order; the stale answer not drawn',
+    );
+    assert.equal(await total(), wholeTotal);
+  });
+
   it('takes a reply of thousands of blocks off the page at once, its sections far out of view asleep', async () => {
     // About 780 KB: long enough for sections out of view to sleep (finishedBlocks.ts).
     const blocks = Array.from({ length: 20_000 }, (_, i) => `Paragraph ${i + 1} of a very long reply.`).join('\n\n');

@@ -15,6 +15,7 @@ import { ConnectedPages } from '../../../src/features/chat/connectedPages';
 /** One well-formed message of every chat type (a `Record`, so a new type without an example does not compile). */
 const CHAT_GOOD: Record<ChatMessage['type'], ChatMessage> = {
   'webview/ready': { type: 'webview/ready' },
+  'chat/older': { type: 'chat/older', key: 1 },
   'chat/send': { type: 'chat/send', text: 'hello' },
   'chat/cancel': { type: 'chat/cancel', requestId: 3 },
   'queue/edit': { type: 'queue/edit', id: 'q1', text: 'edited' },

@@ -1,5 +1,5 @@
-import type { HostToWebview, MessageView } from '../../../protocol/chatProtocol';
-import { showOutcome, showSources, type MessageContext, type MessageElement } from './messageView';
+import type { HostToWebview, MessageView, WebviewToHost } from '../../../protocol/chatProtocol';
+import { regenerateButton, showOutcome, showSources, type MessageContext, type MessageElement } from './messageView';
 import { showUsage } from './usage';
 
 /**
@@ -53,4 +53,24 @@ export function endReply(
   }
   showOutcome(element, outcome, (action) => ctx.post({ type: 'chat/action', action }));
   showUsage(element.article, message.usage, message.speed, message.requests);
+}
+
+/**
+ * Every finished reply can be regenerated (the old one stays as a branch), but not while one is written: the buttons
+ * are hidden then (`.replying` on the log, in messageView.css). The last message, a reply just ended, gets its button.
+ */
+export function offerRegenerate(
+  log: HTMLElement,
+  last: { view: MessageView; article: HTMLElement | undefined } | undefined,
+  streaming: boolean,
+  post: (message: WebviewToHost) => void,
+): void {
+  log.classList.toggle('replying', streaming);
+  if (!last || last.view.role !== 'assistant' || streaming) {
+    return;
+  }
+  const toolbar = last.article?.querySelector('.message-actions');
+  if (toolbar && !toolbar.querySelector('.regenerate')) {
+    toolbar.append(regenerateButton(last.view.id, post));
+  }
 }

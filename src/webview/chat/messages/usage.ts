@@ -25,6 +25,14 @@ export class ConversationTotal {
     this.update(messages);
   }
 
+  /** A state whose older messages have not come yet: its line stays empty until `update` is given them all. */
+  hold(others: readonly UsageView[] | undefined, summaries?: readonly UsageView[]): void {
+    this.others = others;
+    this.summaries = summaries;
+    this.element.textContent = '';
+    this.element.title = '';
+  }
+
   /** Shows the total again after a reply ended: the other versions stay as the last state gave them. */
   update(messages: readonly MessageView[]): void {
     const text = [totalText(messages, this.others, this.summaries), medianSpeedText(messages)]

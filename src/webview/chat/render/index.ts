@@ -17,7 +17,9 @@
  *   a few thousand elements instead of hundreds of thousands, whose tracing by the garbage collector blocked the page.
  * - **Older messages** (`olderMessages.ts`): showing a conversation draws the newest messages that fill two screens
  *   in the first task, then the older ones in slices of 10 per idle moment, above, keeping what the user reads in
- *   place (each slice is `measuring` until a frame has recorded its size, then skipped whole off screen).
+ *   place (each slice is `measuring` until a frame has recorded its size, then skipped whole off screen). A long
+ *   conversation's state carries only its newest messages; the page asks for the rest once they are drawn
+ *   (`../olderPart.ts`, the host's `features/chat/olderMessages.ts`), and they join the slices.
  * - **Discard** (`discard.ts`): leaving a conversation takes its messages off at once, except very long replies,
  *   which are hidden at once (`discarded`) and taken apart a chunk per idle moment.
  *

@@ -42,13 +42,16 @@ const SLICE_BUDGET_MS = 24;
 
 /**
  * Draws the older messages of a conversation above the ones already shown, newest first, a slice per idle moment
- * (each in a `div.older-messages` of its own), so switching to a long conversation shows its end at once and the page stays responsive while the rest arrives.
- * What the user looks at stays in place: the scroll position moves by the height each slice adds above it.
- * `cancel()` stops it (another conversation is shown).
+ * (each in a `div.older-messages` of its own), so switching to a long conversation shows its end at once and the page
+ * stays responsive while the rest arrives. Messages older still may come later (`add`: a long conversation's state
+ * sends them apart); they are drawn above the rest. What the user looks at stays in place: the scroll position moves
+ * by the height each slice adds above it. `cancel()` stops it (another conversation is shown).
  */
 export class OlderMessages<T> {
   private cancelled = false;
+  private older: readonly T[];
   private end: number;
+  private scheduled = false;
   /** Resolves when every older message is drawn (or the drawing was cancelled). */
   readonly done: Promise<void>;
   private finish: () => void = () => undefined;
@@ -59,15 +62,31 @@ export class OlderMessages<T> {
    */
   private carry = 0;
 
+  /** `expecting`: messages older than `older` are still to come (`add`); `done` waits for them. */
   constructor(
     private readonly log: HTMLElement,
-    private readonly older: readonly T[],
+    older: readonly T[],
     private readonly draw: (item: T) => HTMLElement,
+    private expecting = false,
     private readonly schedule: Schedule = whenIdle,
   ) {
+    this.older = older;
     this.end = older.length;
     this.done = new Promise((resolve) => (this.finish = resolve));
     this.next();
+  }
+
+  /** Messages older than all given so far: drawn above them, after them. */
+  add(items: readonly T[]): void {
+    if (this.cancelled) {
+      return;
+    }
+    this.expecting = false;
+    this.older = [...items, ...this.older.slice(0, this.end)];
+    this.end = this.older.length;
+    if (!this.scheduled) {
+      this.next();
+    }
   }
 
   /** Stops drawing; what was drawn stays. */
@@ -78,13 +97,17 @@ export class OlderMessages<T> {
 
   private next(): void {
     if (this.cancelled || this.end === 0) {
-      this.finish();
+      if (this.cancelled || !this.expecting) {
+        this.finish();
+      }
       return;
     }
+    this.scheduled = true;
     this.schedule(() => this.slice());
   }
 
   private slice(): void {
+    this.scheduled = false;
     if (this.cancelled) {
       return;
     }

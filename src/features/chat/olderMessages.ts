@@ -1,0 +1,53 @@
+import type { ChatStateView, MessageView } from '../../protocol/chatProtocol';
+
+/**
+ * A state carries at most this many of the newest messages, and past the first at most this much of their text: the
+ * page draws two screens, at most 12 messages, before it is idle (render/olderMessages.ts), so these fill them.
+ */
+export const NEWEST_MESSAGES = 40;
+export const NEWEST_CHARS = 200_000;
+/** How many states' older messages are held for their pages to ask for. */
+const HELD = 4;
+
+/**
+ * The older messages of long conversations' states, held until their pages ask for them (`chat/older`). Every page
+ * and window is sent the newest messages first, so switching to a conversation of thousands of messages paints its
+ * end without the host, the window and the page first copying megabytes; the rest follows once that is drawn. The
+ * last few states are held (each page of a broadcast asks for the same), older ones are let go: a page asking for one
+ * of those is drawn again.
+ */
+export class HeldOlderMessages {
+  private nextKey = 1;
+  private readonly held = new Map<number, MessageView[]>();
+
+  /** `state` with its newest messages only and `older` saying how many are held; a short one as it is. */
+  split(state: ChatStateView): ChatStateView {
+    const { messages } = state;
+    let cut = messages.length;
+    let chars = 0;
+    while (cut > 0 && messages.length - cut < NEWEST_MESSAGES) {
+      chars += messages[cut - 1].content.length;
+      if (chars > NEWEST_CHARS && cut < messages.length) {
+        break;
+      }
+      cut--;
+    }
+    if (cut === 0) {
+      return state;
+    }
+    const key = this.nextKey++;
+    this.held.set(key, messages.slice(0, cut));
+    for (const old of this.held.keys()) {
+      if (this.held.size <= HELD) {
+        break;
+      }
+      this.held.delete(old);
+    }
+    return { ...state, messages: messages.slice(cut), older: { count: cut, key } };
+  }
+
+  /** The older messages of state `key`; undefined once they are no longer held. */
+  take(key: number): MessageView[] | undefined {
+    return this.held.get(key);
+  }
+}

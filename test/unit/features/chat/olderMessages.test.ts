@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import { ChatRouter, type RouterActions, type RouterChat } from '../../../../src/features/chat/chatRouter';
+import { ConnectedPages, type Page } from '../../../../src/features/chat/connectedPages';
+import { HeldOlderMessages, NEWEST_CHARS, NEWEST_MESSAGES } from '../../../../src/features/chat/olderMessages';
+import type { Logger } from '../../../../src/core/logger';
+import type { ChatStateView, HostToWebview, MessageView } from '../../../../src/protocol/chatProtocol';
+import { fakeTimers } from '../../../support/fakeTimers';
+
+const message = (i: number, length = 40): MessageView => ({
+  id: `m${i}`,
+  role: i % 2 ? 'assistant' : 'user',
+  content: `${i} `.padEnd(length, 'x'),
+  createdAt: i,
+});
+
+const stateOf = (messages: MessageView[]): ChatStateView =>
+  ({ conversationId: 'c_1', title: 'T', messages }) as unknown as ChatStateView;
+
+describe("chat: a long conversation's older messages are sent apart (src/features/chat/olderMessages)", () => {
+  it('sends a short conversation whole', () => {
+    const held = new HeldOlderMessages();
+    const state = stateOf(Array.from({ length: NEWEST_MESSAGES }, (_, i) => message(i)));
+    assert.equal(held.split(state), state);
+    assert.equal(held.split(stateOf([])).older, undefined);
+  });
+
+  it('sends the newest messages, and holds the rest in order under a key of their own', () => {
+    const held = new HeldOlderMessages();
+    const all = Array.from({ length: 5_000 }, (_, i) => message(i));
+    const first = held.split(stateOf(all));
+    assert.equal(first.messages.length, NEWEST_MESSAGES);
+    assert.deepEqual(first.older, { count: 5_000 - NEWEST_MESSAGES, key: first.older?.key });
+    const older = held.take(first.older?.key ?? -1) ?? [];
+    assert.deepEqual([...older, ...first.messages], all, 'every message once, in order');
+    const second = held.split(stateOf(all));
+    assert.notEqual(second.older?.key, first.older?.key, 'each state its own key');
+    assert.equal(held.take(first.older?.key ?? -1), older, 'asked again (another page), still held');
+  });
+
+  it('sends fewer when the newest are long, and always the last message, however long', () => {
+    const held = new HeldOlderMessages();
+    const long = Array.from({ length: 10 }, (_, i) => message(i, NEWEST_CHARS / 2 + 1));
+    const state = held.split(stateOf(long));
+    assert.deepEqual(
+      state.messages.map((m) => m.id),
+      ['m9'],
+    );
+    const huge = [message(0), message(1), message(2, 5 * NEWEST_CHARS)];
+    assert.deepEqual(
+      held.split(stateOf(huge)).messages.map((m) => m.id),
+      ['m2'],
+    );
+  });
+
+  it('holds the last four states; a page asking for an older one is drawn again', async () => {
+    const held = new HeldOlderMessages();
+    const all = Array.from({ length: 100 }, (_, i) => message(i));
+    const keys = Array.from({ length: 5 }, () => held.split(stateOf(all)).older?.key ?? -1);
+    assert.equal(held.take(keys[0]), undefined);
+    assert.ok(keys.slice(1).every((key) => held.take(key)?.length === 60));
+
+    const pages = new ConnectedPages(fakeTimers());
+    const quiet = () => undefined;
+    const log: Logger = { trace: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet };
+    const controller = {
+      drawPage: async () => [{ type: 'chat/state', state: stateOf([]) }],
+      olderMessages: (key: number) => held.take(key),
+    } as unknown as RouterChat;
+    const router = new ChatRouter(controller, pages, {} as RouterActions, {
+      log,
+      runErrorAction: async () => undefined,
+      setChatModel: async () => undefined,
+      exportConversation: async () => undefined,
+      shownTexts: () => [],
+    });
+    const got: HostToWebview[] = [];
+    const page: Page = { post: (m) => void got.push(m) };
+    await router.onMessage(page, { type: 'chat/older', key: keys[4] });
+    assert.deepEqual(got, [{ type: 'chat/older', key: keys[4], messages: all.slice(0, 60) }]);
+    got.length = 0;
+    await router.onMessage(page, { type: 'chat/older', key: keys[0] });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      got.map((m) => m.type),
+      ['chat/state'],
+      'drawn again: its new state asks anew',
+    );
+  });
+});
