@@ -257,7 +257,6 @@ export class ChatRouter implements SurfaceHost {
     }
   }
 
-  /** Answers a page's search with the matches, to that page only (the query is its own). */
   /** A page has drawn a state's newest messages: the older ones, or, when they are no longer held, the page again. */
   private sendOlder(page: Page, key: number): void {
     const messages = this.controller.olderMessages(key);
@@ -268,6 +267,7 @@ export class ChatRouter implements SurfaceHost {
     }
   }
 
+  /** Answers a page's search with the matches, to that page only (the query is its own). */
   private async search(page: Page, query: string): Promise<void> {
     const matches = await this.controller.search(query.slice(0, MAX_QUERY_LENGTH));
     page.post({ type: 'conversations/matches', query, matches });
