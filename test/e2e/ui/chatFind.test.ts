@@ -128,6 +128,40 @@ describe('Chat page: find in the conversation', function () {
     await page.close();
   });
 
+  it("finds a match among a long conversation's older messages, waiting for them rather than saying there is none", async () => {
+    const page = await openChatPage(browser as Browser, '', 'view');
+    const messages: MessageView[] = [];
+    for (let i = 0; i < 50; i++) {
+      messages.push({ id: `u${i}`, role: 'user', content: `Question ${i}`, createdAt: i * 2 });
+      const animal = i === 1 ? ' A zebra crossed.' : '';
+      messages.push({
+        id: `a${i}`,
+        role: 'assistant',
+        content: `Answer ${i}.${animal}`,
+        createdAt: i * 2 + 1,
+        status: 'done',
+      });
+    }
+    // As the host sends a long conversation: the newest 40, and 60 older ones on request (key 3).
+    const state = stateMessage('zoo', messages.slice(60)) as { state: object };
+    await postToPage(page, { ...state, state: { ...state.state, older: { count: 60, key: 3 } } });
+    await page.waitForFunction(`window.__posted.some((m) => m.type === 'chat/older' && m.key === 3)`, undefined, {
+      timeout: 30_000,
+      polling: 20,
+    });
+    await page.locator('main.log').focus();
+    await page.keyboard.press('Control+F');
+    await page.keyboard.type('zebra');
+    await page.evaluate(TWO_FRAMES);
+    assert.notEqual((await findState(page)).count, 'No results', 'no verdict before the older messages came');
+    await postToPage(page, { type: 'chat/older', key: 3, messages: messages.slice(0, 60) });
+    await waitForCount(page, '1 of 1');
+    const found = await findState(page);
+    assert.equal(found.current, 'zebra');
+    assert.ok(found.currentInView, 'the match, in the second reply, is scrolled into view');
+    await page.close();
+  });
+
   it('wakes the sleeping part of a very long reply that holds the match; Esc closes and restores the scroll', async () => {
     const page = await openChatPage(browser as Browser, '', 'view');
     // About 600 KB: long enough for sections out of view to sleep (finishedBlocks.ts); one word near the start, in

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
+import { newConversation, newId } from '../../../src/core/chat/conversation/conversation';
+import { exportJson } from '../../../src/core/chat/transfer/conversationExport';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
@@ -223,5 +225,45 @@ describe('Prompt queue: send while a reply streams', function () {
     assert.ok((a.branches?.length ?? 0) > 0, 'the original has a branch');
     assert.deepEqual(comparable(a), comparable(b));
     await waitForLastPrompts(frame, ['interrupted by send now', 'urgent one', 'later one']);
+  });
+
+  it('an imported conversation of 120 messages shows every one once and in order (the older 80 come when the page asks)', async () => {
+    const long = newConversation(Date.now() - 60_000);
+    long.title = `${marker} long`;
+    for (let i = 0; i < 60; i++) {
+      const at = long.createdAt + i * 2;
+      long.messages.push({ id: newId(), role: 'user', content: `Long question ${i}`, createdAt: at });
+      long.messages.push({
+        id: newId(),
+        role: 'assistant',
+        content: `Long answer ${i}.`,
+        createdAt: at + 1,
+        status: 'done',
+      });
+    }
+    const exported = exportJson(long);
+    assert.ok('text' in exported);
+    const file = path.join(session.server.workspaceDir, `${marker}-long.json`);
+    fs.writeFileSync(file, exported.text);
+    await runCommand(session.page, 'ALPHA: Import Conversation…');
+    await fillInputBox(session.page, file);
+    await waitForToast(session.page, /Imported “/);
+    // The host sends the newest 40 with the state; the page asks for the 80 before them once those are drawn.
+    const articles = frame.locator('main.log article');
+    await poll(
+      async () => (await articles.count()) === 120,
+      30_000,
+      async () => `${await articles.count()} of 120 shown`,
+    );
+    // textContent: a message off screen is not rendered (content-visibility), so it has no innerText.
+    const order = await articles.evaluateAll((all) => all.map((a) => a.textContent ?? ''));
+    assert.match(order[0], /Long question 0\b/);
+    assert.match(order[119], /Long answer 59\./);
+    const numbers = order.map((text) => Number(/Long (?:question|answer) (\d+)/.exec(text)?.[1]));
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: 120 }, (_, i) => Math.floor(i / 2)),
+      'each once, in order',
+    );
   });
 });
