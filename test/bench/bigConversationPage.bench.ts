@@ -65,7 +65,7 @@ declare const window: {
 };
 declare const document: {
   querySelector(selector: string): { scrollTop: number; clientHeight: number; scrollHeight: number } | null;
-  addEventListener(type: string, listener: () => void, capture: boolean): void;
+  addEventListener(type: string, listener: (event: { target: unknown }) => void, capture: boolean): void;
 };
 declare function requestAnimationFrame(callback: () => void): void;
 declare const performance: { now(): number };
@@ -86,7 +86,16 @@ async function probe(frame: Frame, newestId: string): Promise<void> {
   await frame.evaluate((id) => {
     const p: SwitchProbe = { clickAt: 0, stateAt: 0, drawnAt: 0, shownAt: 0, longTasks: [] };
     window.__switch = p;
-    document.addEventListener('click', () => (p.clickAt ||= performance.now()), true);
+    // The click on the conversation's line in the list (the one that opens the list comes first when it was closed).
+    document.addEventListener(
+      'click',
+      (event) => {
+        if ((event.target as { closest?(selector: string): unknown } | null)?.closest?.('.history-item')) {
+          p.clickAt ||= performance.now();
+        }
+      },
+      true,
+    );
     // Capturing at the window, this runs before the page's own listener; the second one after it.
     const isState = (event: { data: { type?: string } }) => p.clickAt > 0 && event.data?.type === 'chat/state';
     window.addEventListener('message', (event) => isState(event) && (p.stateAt ||= performance.now()), true);
