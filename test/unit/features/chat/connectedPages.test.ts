@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ConnectedPages, DELTA_INTERVAL_MS, type Page } from '../../../../src/features/chat/connectedPages';
-import { ChatRouter, type RouterActions, type RouterChat } from '../../../../src/features/chat/chatRouter';
 import type { HostToWebview } from '../../../../src/protocol/chatProtocol';
-import type { Logger } from '../../../../src/core/logger';
 import { fakeTimers } from '../../../support/fakeTimers';
+import { routerOf } from '../../../support/routerOf';
 
 /** A page that keeps the types of what it was sent, in order. */
 function recordingPage(): Page & { got: string[] } {
@@ -87,19 +86,8 @@ describe('chat: the pages connected (src/features/chat/connectedPages)', () => {
 
   it('are connected and disconnected by the router, which draws a page from the controller', async () => {
     const pages = new ConnectedPages(fakeTimers());
-    const quiet = () => undefined;
-    const log: Logger = { trace: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet };
     let draws = 0;
-    const controller = {
-      drawPage: async () => (draws++, [state]),
-    } as unknown as RouterChat;
-    const router = new ChatRouter(controller, pages, {} as RouterActions, {
-      log,
-      runErrorAction: async () => undefined,
-      setChatModel: async () => undefined,
-      exportConversation: async () => undefined,
-      shownTexts: () => [],
-    });
+    const router = routerOf({ drawPage: async () => (draws++, [state]) }, pages);
     const page = recordingPage();
     router.connectPage(page);
     await new Promise((resolve) => setImmediate(resolve));

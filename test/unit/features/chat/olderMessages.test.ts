@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { ChatRouter, type RouterActions, type RouterChat } from '../../../../src/features/chat/chatRouter';
 import { ConnectedPages, type Page } from '../../../../src/features/chat/connectedPages';
 import { HeldOlderMessages, NEWEST_CHARS, NEWEST_MESSAGES } from '../../../../src/features/chat/olderMessages';
-import type { Logger } from '../../../../src/core/logger';
 import type { ChatStateView, HostToWebview, MessageView } from '../../../../src/protocol/chatProtocol';
 import { fakeTimers } from '../../../support/fakeTimers';
+import { assertGrowth } from '../../../support/growth';
+import { routerOf } from '../../../support/routerOf';
 
 const message = (i: number, length = 40): MessageView => ({
   id: `m${i}`,
@@ -59,20 +59,13 @@ describe("chat: a long conversation's older messages are sent apart (src/feature
     assert.equal(held.take(keys[0]), undefined);
     assert.ok(keys.slice(1).every((key) => held.take(key)?.length === 60));
 
-    const pages = new ConnectedPages(fakeTimers());
-    const quiet = () => undefined;
-    const log: Logger = { trace: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet };
-    const controller = {
-      drawPage: async () => [{ type: 'chat/state', state: stateOf([]) }],
-      olderMessages: (key: number) => held.take(key),
-    } as unknown as RouterChat;
-    const router = new ChatRouter(controller, pages, {} as RouterActions, {
-      log,
-      runErrorAction: async () => undefined,
-      setChatModel: async () => undefined,
-      exportConversation: async () => undefined,
-      shownTexts: () => [],
-    });
+    const router = routerOf(
+      {
+        drawPage: async () => [{ type: 'chat/state', state: stateOf([]) }],
+        olderMessages: (key: number) => held.take(key),
+      },
+      new ConnectedPages(fakeTimers()),
+    );
     const got: HostToWebview[] = [];
     const page: Page = { post: (m) => void got.push(m) };
     await router.onMessage(page, { type: 'chat/older', key: keys[4] });
@@ -84,6 +77,22 @@ describe("chat: a long conversation's older messages are sent apart (src/feature
       got.map((m) => m.type),
       ['chat/state'],
       'drawn again: its new state asks anew',
+    );
+  });
+
+  it('splits in linear time, however many messages and however long the newest', () => {
+    // Newest messages just under the character bound each, so the loop reads every one it may send.
+    const make = (n: number) => stateOf(Array.from({ length: n }, (_, i) => message(i, i % 2 ? 4_000 : 10)));
+    assertGrowth(
+      'split',
+      make,
+      (state) => {
+        const held = new HeldOlderMessages();
+        for (let i = 0; i < 20; i++) {
+          held.take(held.split(state).older?.key ?? -1);
+        }
+      },
+      { n: 40_000 },
     );
   });
 });
