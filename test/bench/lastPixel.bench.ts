@@ -13,6 +13,7 @@ import { codeServerEntry, repoRoot, vsixPath } from '../e2e/harness/paths';
 import { openWorkbench, poll } from '../e2e/harness/workbench';
 import { openChat, sendPrompt } from '../e2e/ui/chatHelpers';
 import { median, type BenchFigure } from './benchFigure';
+import { profileFrame, traceTimeline } from './pageProfile';
 
 const REPLY_CHARS = 100_000;
 const EVENTS = 5_000;
@@ -21,13 +22,16 @@ const STREAM_MS = 250;
 const BATCH_EVERY_MS = 5;
 const RUNS = 5;
 /** Rounds of RUNS runs: each round's median must meet the target on its own. */
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.LAST_PIXEL_ROUNDS) || 3;
 /** The machine counts as quiet when its 1-minute load average is below this at the start. */
 const QUIET_LOAD = 1;
 /** The page is done drawing when nothing changed in it for this long. */
 const QUIET_MS = 1_500;
-const TARGET_MS = 250;
-const LONG_TASK_LIMIT_MS = 100;
+/** Issue 39's targets: each round's median, every run, every webview task; our part of the first token's time. */
+const TARGET_MS = 50;
+const RUN_LIMIT_MS = 120;
+const LONG_TASK_LIMIT_MS = 50;
+const FIRST_TOKEN_TARGET_MS = 30;
 
 /**
  * Runs in the chat webview before each reply: records when the page last changed (any mutation: the reply's blocks,
@@ -40,14 +44,47 @@ const PROBE = `(() => {
   probe.since = Date.now();
   probe.deltas = 0;
   probe.doneAt = 0;
+  probe.trace = [];
+  probe.sentAt = 0;
+  probe.firstDeltaAt = 0;
+  probe.firstPaintAt = 0;
   if (!probe.observing) {
     probe.observing = true;
+    // The prompt is sent with Enter in the composer (a capture listener: before the page's own).
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !probe.sentAt) probe.sentAt = Date.now();
+    }, true);
+    // The first token is painted in the first frame after its delta whose log shows reply text, once that frame ran.
+    const afterPaint = () => {
+      const replies = document.querySelectorAll('main.log article');
+      const content = replies.length ? replies[replies.length - 1].querySelector('.content') : null;
+      if (content && content.textContent.trim()) {
+        setTimeout(() => { probe.firstPaintAt = Date.now(); });
+      } else {
+        requestAnimationFrame(afterPaint);
+      }
+    };
+    // Capture listeners run before the page's own at the window; the other one after it: arrival and handled.
+    window.addEventListener('message', (e) => {
+      const type = e.data && e.data.type;
+      probe.trace.push({ at: Date.now(), what: 'arrived ' + type + (type === 'chat/delta' ? ' ' + e.data.text.length : '') });
+    }, true);
     window.addEventListener('message', (e) => {
       const type = e.data && e.data.type;
       if (type === 'chat/delta') probe.deltas++;
+      if (type === 'chat/delta' && !probe.firstDeltaAt) {
+        probe.firstDeltaAt = Date.now();
+        requestAnimationFrame(afterPaint);
+      }
       if (type === 'chat/done') probe.doneAt = Date.now();
+      probe.trace.push({ at: Date.now(), what: 'handled ' + type });
     });
-    new MutationObserver(() => { probe.lastChange = Date.now(); }).observe(document, {
+    new MutationObserver((records) => {
+      probe.lastChange = Date.now();
+      const target = records[records.length - 1].target;
+      const element = target.nodeType === 1 ? target : target.parentElement;
+      probe.trace.push({ at: probe.lastChange, what: 'changed ' + records.length + ' ' + (element ? element.tagName + '.' + element.className : '?') });
+    }).observe(document, {
       subtree: true, childList: true, characterData: true, attributes: true,
     });
     new PerformanceObserver((list) => {
@@ -65,6 +102,12 @@ interface Probe {
   doneAt: number;
   since: number;
   longTasks: { at: number; duration: number }[];
+  /** Messages arrived and handled, and changes, on the wall clock (printed with LAST_PIXEL_TRACE=1). */
+  trace: { at: number; what: string }[];
+  /** Enter pressed in the composer; the first chat/delta handled; the frame after it painted reply text. */
+  sentAt: number;
+  firstDeltaAt: number;
+  firstPaintAt: number;
 }
 
 /** The little of the webview's globals the page functions below use (they run in the browser, not here). */
@@ -76,6 +119,9 @@ interface Streamer {
   url: string;
   /** When the last byte of the last reply was handed to the socket (Date.now()), or 0 while streaming. */
   lastByteAt: number;
+  /** When the last request had arrived whole, and its reply's first byte was handed to the socket. */
+  requestAt: number;
+  firstByteAt: number;
   close(): Promise<void>;
 }
 
@@ -98,7 +144,7 @@ function write(res: http.ServerResponse, chunk: string): Promise<void> {
 async function startStreamer(key: string): Promise<Streamer> {
   const frames = events(longReply(REPLY_CHARS));
   const perBatch = Math.ceil(frames.length / (STREAM_MS / BATCH_EVERY_MS));
-  const streamer: Streamer = { url: '', lastByteAt: 0, close: () => Promise.resolve() };
+  const streamer: Streamer = { url: '', lastByteAt: 0, requestAt: 0, firstByteAt: 0, close: () => Promise.resolve() };
   const server = http.createServer((req, res) => {
     req.resume();
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/alpha') || req.headers.authorization !== `Bearer ${key}`) {
@@ -107,11 +153,15 @@ async function startStreamer(key: string): Promise<Streamer> {
     }
     req.on('end', () => {
       streamer.lastByteAt = 0;
+      streamer.requestAt = Date.now();
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       void (async () => {
         for (let i = 0; i < frames.length; i += perBatch) {
           const batch = frames.slice(i, i + perBatch).join('');
           await write(res, batch);
+          if (i === 0) {
+            streamer.firstByteAt = Date.now();
+          }
           if (i + perBatch < frames.length) {
             await new Promise((resolve) => setTimeout(resolve, BATCH_EVERY_MS));
           }
@@ -151,6 +201,8 @@ interface Run {
   lastPixelMs: number;
   /** From the service's last byte to chat/done reaching the page. */
   doneMs: number;
+  /** Enter → the first token painted, less the service's own time to its first byte (request in → first byte out). */
+  firstTokenOursMs: number;
   deltas: number;
   longestTaskMs: number;
 }
@@ -161,6 +213,21 @@ async function oneRun(page: Page, streamer: Streamer, n: number): Promise<Run> {
   await chat.getByRole('region', { name: 'Welcome' }).waitFor({ timeout: 10_000 });
   const frame = await chatContentFrame(page);
   await frame.evaluate(PROBE);
+  const frames: { at: number; bytes: number }[] = [];
+  const cdp = process.env.LAST_PIXEL_TRACE ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) {
+    // When the workbench's socket got each frame from code-server (as Node hears of it: the browser process tells).
+    await cdp.send('Network.enable');
+    cdp.on('Network.webSocketFrameReceived', (e: { response: { payloadData: string } }) =>
+      frames.push({ at: Date.now(), bytes: e.response.payloadData.length }),
+    );
+  }
+  const profiled =
+    process.env.LAST_PIXEL_PROFILE === '1'
+      ? await profileFrame(page, frame)
+      : process.env.LAST_PIXEL_PROFILE === 'trace'
+        ? await traceTimeline(page)
+        : undefined;
   await sendPrompt(chat, `Write at length, run ${n}`);
   await poll(async () => streamer.lastByteAt > 0, 60_000, 'the reply was not sent');
   // Done when the reply is over (Stop gone) and the page did not change for QUIET_MS.
@@ -175,9 +242,25 @@ async function oneRun(page: Page, streamer: Streamer, n: number): Promise<Run> {
     'the page did not settle',
   );
   const probe = await frame.evaluate(() => window.__lastPixel);
+  if (profiled) {
+    console.log(await profiled());
+  }
+  if (process.env.LAST_PIXEL_TRACE) {
+    // The last part of the run, on the service's clock: from 300 ms before its last byte.
+    await cdp?.detach();
+    const big = frames.filter((f) => f.bytes > 1000).map((f) => ({ at: f.at, what: `socket frame ${f.bytes} B` }));
+    const all = [...probe.trace, ...big].sort((a, b) => a.at - b.at);
+    for (const t of all.filter((e) => e.at >= streamer.lastByteAt - 300)) {
+      console.log(`    ${String(t.at - streamer.lastByteAt).padStart(5)} ms ${t.what}`);
+    }
+    for (const t of probe.longTasks.filter((e) => e.at >= streamer.lastByteAt - 300)) {
+      console.log(`    ${String(Math.round(t.at - streamer.lastByteAt)).padStart(5)} ms long task ${t.duration} ms`);
+    }
+  }
   return {
     lastPixelMs: probe.lastChange - streamer.lastByteAt,
     doneMs: probe.doneAt - streamer.lastByteAt,
+    firstTokenOursMs: probe.firstPaintAt - probe.sentAt - (streamer.firstByteAt - streamer.requestAt),
     deltas: probe.deltas,
     longestTaskMs: Math.max(0, ...probe.longTasks.filter((t) => t.at >= probe.since).map((t) => t.duration)),
   };
@@ -186,19 +269,24 @@ async function oneRun(page: Page, streamer: Streamer, n: number): Promise<Run> {
 /** One round's figures and, when it missed, by how much. */
 function roundFigure(round: number, runs: Run[]): BenchFigure & { missed?: string } {
   const lastPixel = median(runs.map((r) => r.lastPixelMs));
+  const slowest = Math.max(...runs.map((r) => r.lastPixelMs));
   const longest = Math.max(...runs.map((r) => r.longestTaskMs));
+  const firstToken = median(runs.map((r) => r.firstTokenOursMs));
   const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
   const misses = [
     lastPixel > TARGET_MS ? `median ${(lastPixel - TARGET_MS).toFixed(0)} ms over` : '',
+    slowest > RUN_LIMIT_MS ? `a run ${(slowest - RUN_LIMIT_MS).toFixed(0)} ms over` : '',
     longest > LONG_TASK_LIMIT_MS ? `a task ${(longest - LONG_TASK_LIMIT_MS).toFixed(0)} ms over` : '',
+    firstToken > FIRST_TOKEN_TARGET_MS ? `first token ${(firstToken - FIRST_TOKEN_TARGET_MS).toFixed(0)} ms over` : '',
   ].filter(Boolean);
   return {
     name:
       `round ${round}: last pixel median of ${RUNS} (runs ${list(runs.map((r) => r.lastPixelMs))} ms; chat/done ` +
       `after ${median(runs.map((r) => r.doneMs)).toFixed(0)} ms, ${median(runs.map((r) => r.deltas)).toFixed(0)} ` +
-      `chat/delta messages), longest webview task (runs ${list(runs.map((r) => r.longestTaskMs))} ms)`,
-    value: `${lastPixel.toFixed(0)} ms, longest task ${longest.toFixed(0)} ms`,
-    target: `median ≤ ${TARGET_MS} ms, no task over ${LONG_TASK_LIMIT_MS} ms`,
+      `chat/delta messages), longest webview task (runs ${list(runs.map((r) => r.longestTaskMs))} ms), our part ` +
+      `of the first token (Enter to painted, less the service's own wait; runs ${list(runs.map((r) => r.firstTokenOursMs))} ms)`,
+    value: `${lastPixel.toFixed(0)} ms (slowest ${slowest.toFixed(0)}), longest task ${longest.toFixed(0)} ms, first token ${firstToken.toFixed(0)} ms`,
+    target: `median ≤ ${TARGET_MS} ms, every run ≤ ${RUN_LIMIT_MS} ms, no task over ${LONG_TASK_LIMIT_MS} ms, first token ≤ ${FIRST_TOKEN_TARGET_MS} ms`,
     pass: misses.length === 0,
     missed: misses.length ? `round ${round}: ${misses.join(', ')}` : undefined,
   };
