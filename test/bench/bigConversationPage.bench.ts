@@ -66,6 +66,8 @@ declare const window: {
 declare const document: {
   querySelector(selector: string): { scrollTop: number; clientHeight: number; scrollHeight: number } | null;
   addEventListener(type: string, listener: (event: { target: unknown }) => void, capture: boolean): void;
+  querySelectorAll(selector: string): ArrayLike<{ childElementCount: number }>;
+  getElementsByTagName(name: string): { length: number };
 };
 declare function requestAnimationFrame(callback: () => void): void;
 declare const performance: { now(): number };
@@ -121,7 +123,7 @@ const SCROLL_LIMIT_MS = Number(process.env.BIG_PAGE_SCROLL_MS ?? 60_000);
  * Scrolls the log from the bottom to the top a screen a frame, until the top stays the top (the older messages are
  * drawn meanwhile and keep the view in place as they come) or `limitMs` passed.
  */
-async function scrollToTop(frame: Frame): Promise<{ frames: number; top: boolean }> {
+async function scrollToTop(frame: Frame): Promise<{ frames: number; top: boolean; held: string }> {
   return frame.evaluate(async (limitMs) => {
     const log = document.querySelector('main.log');
     if (!log) {
@@ -136,7 +138,12 @@ async function scrollToTop(frame: Frame): Promise<{ frames: number; top: boolean
       frames++;
       stillAtTop = log.scrollTop === 0 ? stillAtTop + 1 : 0;
     }
-    return { frames, top: stillAtTop >= 30 };
+    // What the page holds then: far-off slices of older messages sleep (their elements out of the document).
+    const slices = Array.from(document.querySelectorAll('main.log > .older-messages'));
+    const held =
+      `${document.getElementsByTagName('*').length} elements, ${slices.length} slices of older messages, ` +
+      `${slices.filter((slice) => slice.childElementCount === 0).length} asleep`;
+    return { frames, top: stillAtTop >= 30, held };
   }, SCROLL_LIMIT_MS);
 }
 
@@ -144,7 +151,7 @@ interface Round {
   paintMs: number;
   switchTaskMs: number;
   scrollTaskMs: number;
-  scroll: { frames: number; top: boolean };
+  scroll: { frames: number; top: boolean; held: string };
   heapMb: number;
 }
 
@@ -214,6 +221,7 @@ export async function run(): Promise<BenchFigure[]> {
         `  round ${round + 1}: state in after ${since(shown.stateAt)} ms, drawn after ${since(shown.drawnAt)} ms, shown after ${since(shown.shownAt)} ms; scrolling`,
       );
       const scroll = await scrollToTop(frame);
+      console.log(`  round ${round + 1}: scrolled; the page holds ${scroll.held}`);
       const scrolled = await frame.evaluate(() => [...window.__switch.longTasks]);
       if (profiled) {
         console.log(`  round ${round + 1}: where the page's time went (switch and scroll)\n${await profiled()}`);

@@ -66,13 +66,47 @@ export async function profileFrame(page: Page, frame: Frame): Promise<() => Prom
   };
 }
 
+/** The five longest tasks of `events`, each with the work in it that took over 3 ms (script named by its function). */
+function longestTasks(events: TraceEvent[]): string {
+  const spans = events.filter((e) => e.ph === 'X' && e.dur !== undefined);
+  const tasks = spans
+    .filter((e) => e.name === 'RunTask')
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+    .slice(0, 5);
+  return tasks
+    .map((task) => {
+      const end = task.ts + (task.dur ?? 0);
+      const inside = spans.filter(
+        (e) =>
+          e !== task &&
+          e.tid === task.tid &&
+          e.pid === task.pid &&
+          e.ts >= task.ts &&
+          e.ts < end &&
+          (e.dur ?? 0) > 3000,
+      );
+      const lines = inside.map((e) => {
+        const data = e.args?.data;
+        const where =
+          data?.functionName || data?.url
+            ? ` ${data.functionName ?? ''} ${data.url?.split('/').pop() ?? ''}:${data.lineNumber ?? ''}`
+            : '';
+        return `      ${((e.dur ?? 0) / 1000).toFixed(0).padStart(5)} ms ${e.name}${where}`;
+      });
+      return [`  ${((task.dur ?? 0) / 1000).toFixed(0)} ms task`, ...lines].join('\n');
+    })
+    .join('\n');
+}
+
 /** One event of a Chromium trace (the parts read here). */
 interface TraceEvent {
   name: string;
   ph: string;
+  ts: number;
   dur?: number;
   pid: number;
   tid: number;
+  args?: { data?: { functionName?: string; url?: string; lineNumber?: number } };
 }
 
 /**
@@ -99,7 +133,7 @@ export async function traceTimeline(page: Page): Promise<() => Promise<string>> 
       kind.count++;
       kinds.set(event.name, kind);
     }
-    return [...kinds]
+    const byKind = [...kinds]
       .sort((a, b) => b[1].total - a[1].total)
       .slice(0, 25)
       .map(
@@ -107,5 +141,6 @@ export async function traceTimeline(page: Page): Promise<() => Promise<string>> 
           `${k.total.toFixed(0).padStart(7)} ms total, ${k.longest.toFixed(0).padStart(5)} ms longest, ${String(k.count).padStart(6)}×  ${name}`,
       )
       .join('\n');
+    return `${byKind}\nthe longest tasks, and what took over 3 ms in them:\n${longestTasks(traceEvents)}`;
   };
 }
