@@ -268,8 +268,8 @@ export interface ReplyEndView {
 export type HostToWebview =
   /** Host → webview: draw everything (first message after `webview/ready`; also after switch, new, edit). */
   | { type: 'chat/state'; state: ChatStateView }
-  /** Host → webview: the messages before those of the state `key`, which the page asked for. */
-  | { type: 'chat/older'; key: number; messages: MessageView[] }
+  /** Host → webview: of the messages before the state `key`'s, the newest not sent yet; `left`: how many come after. */
+  | { type: 'chat/older'; key: number; messages: MessageView[]; left: number }
   /** Host → webview: a prompt was sent; append the user's message and the empty reply that now streams. */
   | {
       type: 'chat/started';

@@ -1,3 +1,4 @@
+import { olderParts } from './olderMessages';
 import { MAX_QUERY_LENGTH } from '../../core/chat/conversation/conversationSearch';
 import { isConversationId } from '../../core/chat/store/conversationSummary';
 import { isSelectableModel } from '../../core/chat/request/modelLineup';
@@ -261,7 +262,9 @@ export class ChatRouter implements SurfaceHost {
   private sendOlder(page: Page, key: number): void {
     const messages = this.controller.olderMessages(key);
     if (messages) {
-      page.post({ type: 'chat/older', key, messages });
+      for (const part of olderParts(messages)) {
+        page.post({ type: 'chat/older', key, ...part });
+      }
     } else {
       this.connectPage(page);
     }

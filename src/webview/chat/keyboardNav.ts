@@ -15,6 +15,8 @@ export interface KeyboardNavTarget {
   stop(): boolean;
   /** Alt+F2: open the focused reply (undefined: the last one) as text, as VS Code's Accessible View does. */
   openAsText(messageId: string | undefined): void;
+  /** Puts the messages beside `article` (up: -1, down: 1) back in the log if they were taken out; none focused: the last. */
+  wakeBeside?(article: Element | null, step: -1 | 1): void;
 }
 
 /** The message articles of the log, in order. */
@@ -24,8 +26,9 @@ function messages(log: HTMLElement): HTMLElement[] {
 
 /** Moves the focus one message up (-1) or down (+1) from where it is; true when it moved. */
 export function moveBetweenMessages(target: KeyboardNavTarget, step: -1 | 1): boolean {
-  const all = messages(target.log);
   const current = (document.activeElement as Element | null)?.closest?.<HTMLElement>('article.message');
+  target.wakeBeside?.(current ?? null, step);
+  const all = messages(target.log);
   const at = current ? all.indexOf(current) : all.length;
   const next = at + step;
   if (next >= all.length) {

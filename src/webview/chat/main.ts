@@ -21,20 +21,13 @@ import { Scroller } from './scroller';
 import { focusSwitched } from './messages/branchFocus';
 import { isAnnounceMode } from './spokenReply';
 import { ConversationTotal } from './messages/usage';
-import { drawStep, endReply, offerRegenerate } from './messages/streamedReply';
+import { drawStep, endReply, offerRegenerate, type Streaming } from './messages/streamedReply';
 import { OlderPart } from './olderPart';
 
 interface VsCodeApi extends DraftStore {
   postMessage(message: WebviewToHost): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
-
-/** The reply being written. */
-interface Streaming {
-  requestId: number;
-  messageId: string;
-  element: MessageElement;
-}
 
 /**
  * The chat page. It keeps nothing of its own: the host sends the whole state after `webview/ready` and then
@@ -126,6 +119,7 @@ class ChatApp {
       post,
       closeHistory: () => this.history.closeIfOpen(),
       stop: () => this.stop(),
+      wakeBeside: (article, step) => this.olderMessages?.asleep.wakeBeside(article, step),
     });
   }
 
@@ -271,6 +265,7 @@ class ChatApp {
    */
   private async reveal(query: string): Promise<void> {
     await this.olderMessages?.done;
+    this.olderMessages?.asleep.wakeAll();
     for (const element of this.elements.values()) {
       element.renderer?.wakeWhere((markdown) => markdownMayHold(markdown, query));
     }
@@ -288,7 +283,10 @@ class ChatApp {
       this.scroller.jumpToLatest();
       return;
     }
-    const focus = () => focusSwitched(this.elements.get(message()?.id ?? '')?.article, step, this.scroller);
+    const focus = () => {
+      const article = this.elements.get(message()?.id ?? '')?.article;
+      return focusSwitched(article && (this.olderMessages?.asleep.wakeHolding(article), article), step, this.scroller);
+    };
     if (!focus()) {
       void this.olderMessages?.done.then(focus);
     }
@@ -299,8 +297,10 @@ class ChatApp {
     const older = this.older.take(message);
     if (older) {
       this.messages = [...older, ...this.messages];
-      this.olderMessages?.add(older);
-      this.total.update(this.messages);
+      this.olderMessages?.add(older, this.older.pending > 0);
+      if (!this.older.pending) {
+        this.total.update(this.messages);
+      }
     }
   }
 

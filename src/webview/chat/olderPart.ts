@@ -27,13 +27,18 @@ export class OlderPart {
     }
   }
 
-  /** The messages of a `chat/older`, if they are those of the state drawn last (undefined: they are not). */
+  /**
+   * The messages of a `chat/older` (a part: the newest of those not come yet), if they are those of the state drawn
+   * last (undefined: they are not). `pending` then counts the parts still to come.
+   */
   take(message: Extract<HostToWebview, { type: 'chat/older' }>): MessageView[] | undefined {
-    if (this.key === undefined || message.key !== this.key) {
+    if (this.key === undefined || message.key !== this.key || message.left >= this.pending) {
       return undefined;
     }
-    this.key = undefined;
-    this.pending = 0;
+    this.pending = message.left;
+    if (message.left === 0) {
+      this.key = undefined;
+    }
     return message.messages;
   }
 }

@@ -18,6 +18,8 @@ export interface PageEvents {
   closeHistory(): boolean;
   /** Stops the streaming reply; true when one was streaming. */
   stop(): boolean;
+  /** Puts back the messages beside `article` in the direction of `step` when they sleep (see SleepingSlices). */
+  wakeBeside(article: Element | null, step: -1 | 1): void;
 }
 
 /**
@@ -74,6 +76,7 @@ export function installPageEvents(page: PageEvents): void {
     composer: page.composerInput,
     closeOpen: () => (page.find.isOpen ? (page.find.close(), true) : page.closeHistory()),
     stop: () => page.stop(),
+    wakeBeside: (article, step) => page.wakeBeside(article, step),
     openAsText: (messageId) => page.post({ type: 'reply/openAsText', messageId }),
   });
   trackReplyFocus(page.root, (messageId) => page.post({ type: 'reply/focus', messageId }));

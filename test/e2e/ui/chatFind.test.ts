@@ -154,7 +154,7 @@ describe('Chat page: find in the conversation', function () {
     await page.keyboard.type('zebra');
     await page.evaluate(TWO_FRAMES);
     assert.notEqual((await findState(page)).count, 'No results', 'no verdict before the older messages came');
-    await postToPage(page, { type: 'chat/older', key: 3, messages: messages.slice(0, 60) });
+    await postToPage(page, { type: 'chat/older', key: 3, messages: messages.slice(0, 60), left: 0 });
     await waitForCount(page, '1 of 1');
     const found = await findState(page);
     assert.equal(found.current, 'zebra');

@@ -152,11 +152,18 @@ describe('Chat page: long conversations and very long replies', function () {
     await asked(4);
     // Another conversation is shown before the answer comes: the answer is for a state no longer drawn.
     await postToPage(page, split('second', 5));
-    await postToPage(page, { type: 'chat/older', key: 4, messages: [{ ...all[0], id: 'stale' }] });
+    await postToPage(page, { type: 'chat/older', key: 4, messages: [{ ...all[0], id: 'stale' }], left: 0 });
     await asked(5);
     await waitForMessages(page, 40);
     assert.equal(await total(), '', 'a total of part of the conversation is not shown');
-    await postToPage(page, { type: 'chat/older', key: 5, messages: all.slice(0, 360) });
+    // In two parts, the newest first: the first is drawn; the total waits for the last; a part again is ignored.
+    const firstPart = { type: 'chat/older', key: 5, messages: all.slice(200, 360), left: 200 };
+    await postToPage(page, firstPart);
+    await waitForMessages(page, 200);
+    assert.equal(await total(), '', 'a total of part of the conversation is not shown');
+    await postToPage(page, firstPart);
+    await postToPage(page, { type: 'chat/older', key: 5, messages: all.slice(0, 200), left: 0 });
+    await postToPage(page, firstPart);
     await waitForMessages(page, 400);
     const ids = (await page.evaluate(
       `[...document.querySelectorAll('main.log article')].map((a) => a.getAttribute('data-id'))`,

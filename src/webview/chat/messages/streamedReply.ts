@@ -2,6 +2,13 @@ import type { HostToWebview, MessageView, WebviewToHost } from '../../../protoco
 import { regenerateButton, showOutcome, showSources, type MessageContext, type MessageElement } from './messageView';
 import { showUsage } from './usage';
 
+/** The reply being written. */
+export interface Streaming {
+  requestId: number;
+  messageId: string;
+  element: MessageElement;
+}
+
 /**
  * A step of the streaming reply began or changed: its sources (the reply's list as it now stands) are shown first, as
  * the step's links read them; then it is drawn in its place, or replaces its older view. `view` is the page's copy of

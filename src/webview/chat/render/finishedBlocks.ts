@@ -26,7 +26,7 @@ const SLEEP_AFTER_CHARS = 512 * 1024;
  * Whether the page tells when an element with `content-visibility: auto` starts or stops being drawn. Where it
  * does, chunks are decorated only when first shown, and sections far off screen sleep (see FinishedBlocks).
  */
-const TOLD_WHEN_SHOWN =
+export const TOLD_WHEN_SHOWN =
   typeof HTMLElement !== 'undefined' && 'oncontentvisibilityautostatechange' in HTMLElement.prototype;
 
 /**
@@ -35,9 +35,14 @@ const TOLD_WHEN_SHOWN =
  */
 let sleepHeld = false;
 
-/** Holds every reply's sections awake (true) or lets them sleep again (false). */
+/** Holds every reply's sections, and every slice of older messages, awake (true) or lets them sleep again (false). */
 export function holdSleep(held: boolean): void {
   sleepHeld = held;
+}
+
+/** Whether sleep is held (see holdSleep). */
+export function sleepIsHeld(): boolean {
+  return sleepHeld;
 }
 
 /** A section of chunks and where the Markdown its blocks were drawn from lies in the reply's text. */

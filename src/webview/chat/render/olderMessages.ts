@@ -1,5 +1,6 @@
 import { CLASS } from './classNames';
 import { afterFrame, whenIdle, type Schedule } from './schedule';
+import { SLEEP_AFTER_MESSAGES, SleepingSlices } from './sleepingSlices';
 
 /** At most this many of the newest messages are drawn at once when a conversation is shown. */
 const RECENT_MESSAGES = 12;
@@ -45,7 +46,8 @@ const SLICE_BUDGET_MS = 24;
  * (each in a `div.older-messages` of its own), so switching to a long conversation shows its end at once and the page
  * stays responsive while the rest arrives. Messages older still may come later (`add`: a long conversation's state
  * sends them apart); they are drawn above the rest. What the user looks at stays in place: the scroll position moves
- * by the height each slice adds above it. `cancel()` stops it (another conversation is shown).
+ * by the height each slice adds above it. In a very long conversation the slices far from the view sleep (`asleep`).
+ * `cancel()` stops it (another conversation is shown).
  */
 export class OlderMessages<T> {
   private cancelled = false;
@@ -61,6 +63,8 @@ export class OlderMessages<T> {
    * UI test checks that it moves less than a pixel while 400 messages are drawn).
    */
   private carry = 0;
+  /** The slices that sleep, and waking them for what looks for their messages in the document. */
+  readonly asleep: SleepingSlices;
 
   /** `expecting`: messages older than `older` are still to come (`add`); `done` waits for them. */
   constructor(
@@ -72,16 +76,17 @@ export class OlderMessages<T> {
   ) {
     this.older = older;
     this.end = older.length;
+    this.asleep = new SleepingSlices(log, () => this.older.length > SLEEP_AFTER_MESSAGES, schedule);
     this.done = new Promise((resolve) => (this.finish = resolve));
     this.next();
   }
 
-  /** Messages older than all given so far: drawn above them, after them. */
-  add(items: readonly T[]): void {
+  /** Messages older than all given so far: drawn above them, after them; `more`: older ones still are to come. */
+  add(items: readonly T[], more = false): void {
     if (this.cancelled) {
       return;
     }
-    this.expecting = false;
+    this.expecting = more;
     this.older = [...items, ...this.older.slice(0, this.end)];
     this.end = this.older.length;
     if (!this.scheduled) {
@@ -92,6 +97,7 @@ export class OlderMessages<T> {
   /** Stops drawing; what was drawn stays. */
   cancel(): void {
     this.cancelled = true;
+    this.asleep.dispose();
     this.finish();
   }
 

@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { ConnectedPages, type Page } from '../../../../src/features/chat/connectedPages';
-import { HeldOlderMessages, NEWEST_CHARS, NEWEST_MESSAGES } from '../../../../src/features/chat/olderMessages';
+import {
+  HeldOlderMessages,
+  NEWEST_CHARS,
+  NEWEST_MESSAGES,
+  OLDER_PART_CHARS,
+  olderParts,
+} from '../../../../src/features/chat/olderMessages';
 import type { ChatStateView, HostToWebview, MessageView } from '../../../../src/protocol/chatProtocol';
 import { fakeTimers } from '../../../support/fakeTimers';
 import { assertGrowth } from '../../../support/growth';
@@ -69,7 +75,7 @@ describe("chat: a long conversation's older messages are sent apart (src/feature
     const got: HostToWebview[] = [];
     const page: Page = { post: (m) => void got.push(m) };
     await router.onMessage(page, { type: 'chat/older', key: keys[4] });
-    assert.deepEqual(got, [{ type: 'chat/older', key: keys[4], messages: all.slice(0, 60) }]);
+    assert.deepEqual(got, [{ type: 'chat/older', key: keys[4], messages: all.slice(0, 60), left: 0 }]);
     got.length = 0;
     await router.onMessage(page, { type: 'chat/older', key: keys[0] });
     await new Promise((resolve) => setImmediate(resolve));
@@ -77,6 +83,60 @@ describe("chat: a long conversation's older messages are sent apart (src/feature
       got.map((m) => m.type),
       ['chat/state'],
       'drawn again: its new state asks anew',
+    );
+  });
+
+  it('sends the older messages in parts of bounded text, the newest first, each saying how many are left', async () => {
+    // 200 messages of 10 KB (2 MB), one of 600 KB alone in its part, two empty ones.
+    const all = Array.from({ length: 200 }, (_, i) =>
+      message(i, i === 77 ? 600 * 1024 : i === 3 || i === 150 ? 0 : 10 * 1024),
+    );
+    const parts = olderParts(all);
+    assert.ok(parts.length >= 9, `${parts.length} parts`);
+    assert.deepEqual(
+      parts
+        .slice()
+        .reverse()
+        .flatMap((p) => p.messages),
+      all,
+      'every message once, in order',
+    );
+    let left = all.length;
+    for (const part of parts) {
+      assert.equal(part.left, left - part.messages.length, 'left: the messages before this part');
+      left = part.left;
+      const chars = part.messages.reduce((sum, m) => sum + m.content.length, 0);
+      assert.ok(part.messages.length > 0);
+      assert.ok(chars <= OLDER_PART_CHARS || part.messages.length === 1, `a part of ${chars} characters`);
+    }
+    assert.deepEqual(
+      parts.find((p) => p.messages.some((m) => m.id === 'm77'))?.messages.map((m) => m.id),
+      ['m77'],
+    );
+    assert.equal(left, 0);
+    assert.deepEqual(olderParts([]), []);
+
+    // Through the router: the parts go to the page that asked, in that order.
+    const held = new HeldOlderMessages();
+    const key = held.split(stateOf([...all, ...Array.from({ length: 40 }, (_, i) => message(300 + i))])).older?.key;
+    const router = routerOf(
+      { drawPage: async () => [], olderMessages: (k: number) => held.take(k) },
+      new ConnectedPages(fakeTimers()),
+    );
+    const got: HostToWebview[] = [];
+    await router.onMessage({ post: (m) => void got.push(m) }, { type: 'chat/older', key: key ?? -1 });
+    assert.deepEqual(
+      got,
+      parts.map((part) => ({ type: 'chat/older', key, ...part })),
+    );
+  });
+
+  it('cuts the older messages into parts in linear time', () => {
+    assertGrowth(
+      'olderParts',
+      (n) => Array.from({ length: n }, (_, i) => message(i, i % 7 === 0 ? 50_000 : 200)),
+      (older) => olderParts(older),
+      { n: 20_000 },
     );
   });
 

@@ -1,0 +1,186 @@
+import * as assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import type { MessageView } from '../../../src/protocol/chatProtocol';
+import { chatReply, longReply } from '../../fakeService/chatContent';
+import { openChatPage, postToPage, stateMessage } from '../../support/chatPage';
+import { launchBrowser } from '../harness/browser';
+
+/** More messages than the page keeps awake (SLEEP_AFTER_MESSAGES is 1,000 older ones). */
+const TURNS = 600;
+/** The one word only a single old reply holds. */
+const RARE = 'quetzalcoatl';
+
+/** A conversation of TURNS prompts and replies (every fiftieth a long one with code; reply 7 holds RARE). */
+function conversation(): MessageView[] {
+  const messages: MessageView[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    const prompt = `Question ${turn + 1}: how would I write a greeting function?`;
+    const body = turn % 50 === 0 ? longReply(1500) : chatReply([{ role: 'user', content: prompt }]);
+    const reply = turn === 7 ? `${body}\n\nA ${RARE} flew by.` : body;
+    messages.push({ id: `u${turn}`, role: 'user', content: prompt, createdAt: turn * 2 });
+    messages.push({ id: `a${turn}`, role: 'assistant', content: reply, createdAt: turn * 2 + 1, status: 'done' });
+  }
+  return messages;
+}
+
+/** The slices of older messages, and how many of them sleep (no elements of their own). */
+const SLICES = `(() => {
+  const slices = [...document.querySelectorAll('main.log > .older-messages')];
+  return { slices: slices.length, asleep: slices.filter((s) => s.childElementCount === 0).length,
+    articles: document.querySelectorAll('main.log article').length };
+})()`;
+
+interface Slices {
+  slices: number;
+  asleep: number;
+  articles: number;
+}
+
+/** Two frames: what a scroll or a key did has been drawn (and the page told which slices it skips). */
+const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
+
+/** Waits until every message is drawn (the last slice holds the first message) and some slices sleep. */
+async function waitForAsleep(page: Page, slices: number): Promise<Slices> {
+  await page.waitForFunction(
+    `(() => { const s = ${SLICES}; return s.slices === ${slices} && s.asleep > 0; })()`,
+    undefined,
+    { timeout: 60_000, polling: 100 },
+  );
+  return (await page.evaluate(SLICES)) as Slices;
+}
+
+/**
+ * A conversation of over a thousand messages on the built chat page (as packaged), in Chromium: its slices of older
+ * messages far from the view sleep (their elements out of the document), and whatever looks for those messages
+ * wakes them: scrolling (without a jump), Ctrl+Up, find.
+ */
+describe('Chat page: the older messages of a very long conversation sleep far from the view', function () {
+  this.timeout(180_000);
+  let browser: Browser | undefined;
+  let page: Page;
+  const all = conversation();
+  let slices = 0;
+
+  before(async () => {
+    browser = await launchBrowser('chat-page-sleep');
+    page = await openChatPage(browser, '', 'view');
+    // Noted as the slice holding the first message goes in: it may sleep before anyone looks.
+    await page.evaluate(`new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) {
+        if (n.querySelector && n.querySelector('article[data-id="u0"]')) window.__firstDrawn = true;
+      }
+    }).observe(document.querySelector('main.log'), { childList: true })`);
+    await postToPage(page, stateMessage('long', all));
+    // drawRecent draws the newest (at most 12) at once; the rest go in slices of up to 10, the last holding the first.
+    await page.waitForFunction('window.__firstDrawn === true', undefined, { timeout: 60_000, polling: 100 });
+    slices = ((await page.evaluate(SLICES)) as Slices).slices;
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('takes far-off slices out of the document, keeping the height of the log', async () => {
+    const height = (await page.evaluate(`document.querySelector('main.log').scrollHeight`)) as number;
+    const state = await waitForAsleep(page, slices);
+    assert.ok(state.asleep > slices / 2, `${state.asleep} of ${state.slices} slices sleep`);
+    assert.ok(state.articles < all.length / 2, `${state.articles} of ${all.length} messages are in the document`);
+    const after = (await page.evaluate(`document.querySelector('main.log').scrollHeight`)) as number;
+    assert.ok(Math.abs(after - height) < 2, `the log's height went from ${height} to ${after} px`);
+  });
+
+  it('wakes each slice as it nears the view: scrolling up to the first message moves what is read by exactly the scroll', async () => {
+    const result = (await page.evaluate(`(async () => {
+      const log = document.querySelector('main.log');
+      log.scrollTop = log.scrollHeight;
+      await ${TWO_FRAMES};
+      const jumps = [];
+      let steps = 0;
+      while (log.scrollTop > 0 && steps < 4000) {
+        // The article nearest the middle of the view is what is read.
+        const y = log.getBoundingClientRect().top + log.clientHeight / 2;
+        const away = (a) => {
+          const box = a.getBoundingClientRect();
+          return box.top > y ? box.top - y : box.bottom < y ? y - box.bottom : 0;
+        };
+        let read = log;
+        for (const a of log.querySelectorAll('article')) if (read === log || away(a) < away(read)) read = a;
+        const before = read.getBoundingClientRect().top;
+        const from = log.scrollTop;
+        log.scrollTop = from - 800;
+        await ${TWO_FRAMES};
+        const off = read.getBoundingClientRect().top - before - Math.min(800, from);
+        if (Math.abs(off) > 2) jumps.push(Math.round(off));
+        steps++;
+      }
+      return { steps, jumps, first: log.querySelector('article')?.getAttribute('data-id') };
+    })()`)) as { steps: number; jumps: number[]; first: string };
+    assert.ok(result.steps > 100, `only ${result.steps} steps`);
+    assert.deepEqual(result.jumps, [], `the content jumped in ${result.jumps.length} of ${result.steps} steps`);
+    assert.equal(result.first, 'u0', 'the first message is drawn at the top');
+  });
+
+  it('Ctrl+Up from the first message of a slice moves to the last of the sleeping one above it', async () => {
+    // A slice in the middle, shown (so awake) and focused at its first message; then the view goes to the end and
+    // the slice above sleeps (the focused one does not).
+    const picked = (await page.evaluate(`(async () => {
+      const slices = [...document.querySelectorAll('main.log > .older-messages')];
+      const index = Math.floor(slices.length / 2);
+      const slice = slices[index];
+      slice.scrollIntoView();
+      await ${TWO_FRAMES};
+      while (slice.childElementCount === 0) await ${TWO_FRAMES};
+      const first = slice.querySelector('article');
+      first.focus({ preventScroll: true });
+      const log = document.querySelector('main.log');
+      log.scrollTop = log.scrollHeight;
+      window.__above = slices[index - 1];
+      return first.getAttribute('data-id');
+    })()`)) as string;
+    await page.waitForFunction('window.__above.childElementCount === 0', undefined, { timeout: 30_000, polling: 50 });
+    const focusedBefore = (await page.evaluate(`document.activeElement?.getAttribute('data-id')`)) as string;
+    assert.equal(focusedBefore, picked, 'the focused slice stayed awake');
+    await page.keyboard.press('Control+ArrowUp');
+    const expected = all[all.findIndex((m) => m.id === picked) - 1].id;
+    const focused = (await page.evaluate(`document.activeElement?.getAttribute('data-id')`)) as string;
+    assert.equal(focused, expected, 'the focus moved to the message just above, in the slice that slept');
+    await page.keyboard.press('Control+ArrowDown');
+    assert.equal(await page.evaluate(`document.activeElement?.getAttribute('data-id')`), picked);
+  });
+
+  it('find searches the messages of sleeping slices too, and shows the match', async () => {
+    await page.evaluate(
+      `(() => { const log = document.querySelector('main.log'); log.scrollTop = log.scrollHeight; })()`,
+    );
+    // The slice holding reply 7 sleeps once the view is at the end.
+    await page.waitForFunction(`!document.querySelector('main.log article[data-id="a7"]')`, undefined, {
+      timeout: 30_000,
+      polling: 50,
+    });
+    await page.locator('main.log').focus();
+    await page.keyboard.press('Control+F');
+    const input = page.getByRole('textbox', { name: 'Find in conversation' });
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.type(RARE);
+    await page.waitForFunction(`document.querySelector('.find-bar .find-count')?.textContent === '1 of 1'`, undefined, {
+      timeout: 30_000,
+      polling: 50,
+    });
+    const current = (await page.evaluate(`(() => {
+      const range = [...CSS.highlights.get('alpha-find-current')][0];
+      const log = document.querySelector('main.log').getBoundingClientRect();
+      const box = range.getBoundingClientRect();
+      return { text: range.toString(), inView: box.top >= log.top && box.bottom <= log.bottom,
+        in: range.startContainer.parentElement.closest('article').getAttribute('data-id') };
+    })()`)) as { text: string; inView: boolean; in: string };
+    assert.deepEqual(current, { text: RARE, inView: true, in: 'a7' });
+    // While the bar is open nothing sleeps: the match stays on the page.
+    await page.evaluate(
+      `(() => { const log = document.querySelector('main.log'); log.scrollTop = log.scrollHeight; })()`,
+    );
+    // Two frames (the page is told what it skips), then idle twice: a slice put to sleep would be asleep by then.
+    await page.evaluate(
+      `${TWO_FRAMES}.then(() => new Promise((r) => requestIdleCallback(() => requestIdleCallback(r))))`,
+    );
+    assert.equal(await page.evaluate(`!!document.querySelector('main.log article[data-id="a7"]')`), true);
+  });
+});
