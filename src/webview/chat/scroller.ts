@@ -57,7 +57,7 @@ export class Scroller {
         });
       }
     } else {
-      this.jumpButton.hidden = this.atBottom();
+      this.offerJump(!this.atBottom());
     }
   }
 
@@ -65,14 +65,14 @@ export class Scroller {
   unpin(): void {
     this.pinned = false;
     this.lastTop = this.log.scrollTop;
-    this.jumpButton.hidden = this.atBottom();
+    this.offerJump(!this.atBottom());
   }
 
   /** Scrolls to the newest content and pins there. */
   jumpToLatest(focusLast = false): void {
     this.pinned = true;
     this.toBottom();
-    this.jumpButton.hidden = true;
+    this.offerJump(false);
     if (focusLast) {
       this.log.querySelector<HTMLElement>(':scope > article:last-of-type')?.focus({ preventScroll: true });
     }
@@ -93,6 +93,16 @@ export class Scroller {
     }
   }
 
+  /**
+   * Shows or hides "Jump to latest", touching the button only when that changes: set on every scroll event of a
+   * streaming reply, an unchanged value still made a DOM change a frame.
+   */
+  private offerJump(shown: boolean): void {
+    if (this.jumpButton.hidden === shown) {
+      this.jumpButton.hidden = !shown;
+    }
+  }
+
   private atBottom(): boolean {
     return this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight <= BOTTOM_SLACK;
   }
@@ -106,6 +116,6 @@ export class Scroller {
       this.pinned = false;
     }
     this.lastTop = top;
-    this.jumpButton.hidden = this.pinned || this.atBottom();
+    this.offerJump(!this.pinned && !this.atBottom());
   }
 }
