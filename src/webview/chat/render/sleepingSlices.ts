@@ -1,6 +1,6 @@
 import { CLASS } from './classNames';
 import { sleepIsHeld, TOLD_WHEN_SHOWN } from './finishedBlocks';
-import { afterFrame, whenIdle, type Schedule } from './schedule';
+import { whenIdle, type Schedule } from './schedule';
 
 /** Slices sleep only in a conversation with more older messages than this (some 60,000 page elements and up). */
 export const SLEEP_AFTER_MESSAGES = 1_000;
@@ -28,6 +28,27 @@ export class SleepingSlices {
   ) {
     if (TOLD_WHEN_SHOWN) {
       log.addEventListener('contentvisibilityautostatechange', this.onState, true);
+    }
+  }
+
+  /**
+   * A slice was laid out in full (its first frame): each message keeps its height as its placeholder size, so that
+   * after a sleep, when the page draws the slice again, the messages off screen are skipped at their height, not
+   * laid out (a message's remembered size is lost when it leaves the document; its placeholder's 120 px would move
+   * the view). Only in a conversation long enough to sleep.
+   */
+  measured(slice: HTMLElement): void {
+    if (!this.sleeps()) {
+      return;
+    }
+    for (const message of Array.from(slice.children) as HTMLElement[]) {
+      const style = getComputedStyle(message);
+      const box =
+        parseFloat(style.paddingTop) +
+        parseFloat(style.paddingBottom) +
+        parseFloat(style.borderTopWidth) +
+        parseFloat(style.borderBottomWidth);
+      message.style.containIntrinsicSize = `auto ${Math.max(0, message.getBoundingClientRect().height - box)}px`;
     }
   }
 
@@ -126,12 +147,9 @@ export class SleepingSlices {
     const fragment = this.asleep.get(slice);
     if (fragment) {
       this.asleep.delete(slice);
+      // Its messages off screen are skipped at the heights they had (see measured).
       slice.append(fragment);
-      // Laid out in full once, as when it was first drawn: its messages lost the sizes they had while skipped when
-      // they left the document, and would take their placeholder's for a moment (a jump of the view).
-      slice.classList.add(CLASS.measuring);
       slice.style.height = '';
-      afterFrame(() => slice.classList.remove(CLASS.measuring));
     }
   }
 }
