@@ -19,14 +19,17 @@
  *   in the first task, then the older ones in slices of 10 per idle moment, above, keeping what the user reads in
  *   place (each slice is `measuring` until a frame has recorded its size, then skipped whole off screen). A long
  *   conversation's state carries only its newest messages; the page asks for the rest once they are drawn
- *   (`../olderPart.ts`, the host's `features/chat/olderMessages.ts`), and they join the slices.
+ *   (`../olderPart.ts`, the host's `features/chat/olderMessages.ts`) in parts, and they join the slices. Past 1,000
+ *   older messages, slices far out of view sleep (`sleepingSlices.ts`): their messages leave the document, kept
+ *   whole, and come back as the slice nears the view, each message at the height it had.
  * - **Discard** (`discard.ts`): leaving a conversation takes its messages off at once, except very long replies,
  *   which are hidden at once (`discarded`) and taken apart a chunk per idle moment.
  *
  * Measured by `npm run bench` (docs/performance.md): `chatRender.bench` (streaming, against a naive re-render),
  * `loadWebview.bench` (long tasks while showing, switching, streaming, reading and leaving a 5 MB reply) and
- * `lastPixel.bench` (last byte to last pixel through code-server). Tested in `test/e2e/ui/chatPage.test.ts`
- * (scrolling without jumps, sleeping and waking) and `chatPageMarkdown.test.ts` (streamed = whole rendering).
+ * `lastPixel.bench` (last byte to last pixel through code-server), `bigConversationPage.bench` (5,000 messages).
+ * Tested in `test/e2e/ui/chatPage.test.ts` (scrolling without jumps, sleeping and waking), `chatPageSleep.test.ts`
+ * (sleeping slices) and `chatPageMarkdown.test.ts` (streamed = whole rendering).
  */
 
 import './render.css';
