@@ -70,7 +70,18 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
         if (n.querySelector && n.querySelector('article[data-id="u0"]')) window.__firstDrawn = true;
       }
     }).observe(document.querySelector('main.log'), { childList: true })`);
-    await postToPage(page, stateMessage('long', all));
+    // As the host sends it: the newest 40, then, once the page asks, the older ones in parts, the newest first. The
+    // first slices are drawn before the page knows how long the conversation is.
+    const message = stateMessage('long', all.slice(1160)) as { state: object };
+    await postToPage(page, { ...message, state: { ...message.state, older: { count: 1160, key: 9 } } });
+    await page.waitForFunction(`window.__posted.some((m) => m.type === 'chat/older' && m.key === 9)`, undefined, {
+      timeout: 30_000,
+      polling: 20,
+    });
+    for (let end = 1160; end > 0; end -= 300) {
+      const start = Math.max(0, end - 300);
+      await postToPage(page, { type: 'chat/older', key: 9, messages: all.slice(start, end), left: start });
+    }
     // drawRecent draws the newest (at most 12) at once; the rest go in slices of up to 10, the last holding the first.
     await page.waitForFunction('window.__firstDrawn === true', undefined, { timeout: 60_000, polling: 100 });
     slices = ((await page.evaluate(SLICES)) as Slices).slices;
