@@ -23,6 +23,24 @@ function conversation(): MessageView[] {
   return messages;
 }
 
+/**
+ * Shows `messages` as conversation `id` the way the host sends a long one: the newest 40 in the state, then, once the
+ * page asks, the older ones in parts of 300, the newest first (under `key`).
+ */
+async function showAsTheHostSends(page: Page, id: string, messages: MessageView[], key: number): Promise<void> {
+  const count = messages.length - 40;
+  const message = stateMessage(id, messages.slice(count)) as { state: object };
+  await postToPage(page, { ...message, state: { ...message.state, older: { count, key } } });
+  await page.waitForFunction(`window.__posted.some((m) => m.type === 'chat/older' && m.key === ${key})`, undefined, {
+    timeout: 30_000,
+    polling: 20,
+  });
+  for (let end = count; end > 0; end -= 300) {
+    const start = Math.max(0, end - 300);
+    await postToPage(page, { type: 'chat/older', key, messages: messages.slice(start, end), left: start });
+  }
+}
+
 /** The slices of older messages, and how many of them sleep (no elements of their own). */
 const SLICES = `(() => {
   const slices = [...document.querySelectorAll('main.log > .older-messages')];
@@ -72,16 +90,7 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
     }).observe(document.querySelector('main.log'), { childList: true })`);
     // As the host sends it: the newest 40, then, once the page asks, the older ones in parts, the newest first. The
     // first slices are drawn before the page knows how long the conversation is.
-    const message = stateMessage('long', all.slice(1160)) as { state: object };
-    await postToPage(page, { ...message, state: { ...message.state, older: { count: 1160, key: 9 } } });
-    await page.waitForFunction(`window.__posted.some((m) => m.type === 'chat/older' && m.key === 9)`, undefined, {
-      timeout: 30_000,
-      polling: 20,
-    });
-    for (let end = 1160; end > 0; end -= 300) {
-      const start = Math.max(0, end - 300);
-      await postToPage(page, { type: 'chat/older', key: 9, messages: all.slice(start, end), left: start });
-    }
+    await showAsTheHostSends(page, 'long', all, 9);
     // drawRecent draws the newest (at most 12) at once; the rest go in slices of up to 10, the last holding the first.
     await page.waitForFunction('window.__firstDrawn === true', undefined, { timeout: 60_000, polling: 100 });
     slices = ((await page.evaluate(SLICES)) as Slices).slices;
@@ -193,5 +202,52 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
       `${TWO_FRAMES}.then(() => new Promise((r) => requestIdleCallback(() => requestIdleCallback(r))))`,
     );
     assert.equal(await page.evaluate(`!!document.querySelector('main.log article[data-id="a7"]')`), true);
+  });
+
+  it('a branch switch on an old message keeps the focus on its switch once the page is drawn again, though its slice slept', async () => {
+    // Reply 560 has two versions; its slice is in the first part of the older messages, long asleep when the last
+    // part is drawn (the moment the page looks for it to give it the focus).
+    // The find bar of the test before is closed (while it is open, nothing sleeps).
+    await page.getByRole('textbox', { name: 'Find in conversation' }).press('Escape');
+    await page.waitForFunction(`document.querySelector('.find-bar').hidden`, undefined, { timeout: 10_000 });
+    const versioned = all.map((m) => (m.id === 'a560' ? { ...m, branch: { index: 1, count: 2 } } : m));
+    // Its slice is noted as it goes in (it may sleep before anyone looks), then shown: it wakes.
+    await page.evaluate(`new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) {
+        if (n.querySelector && n.querySelector('article[data-id="a560"]')) window.__slice560 = n;
+      }
+    }).observe(document.querySelector('main.log'), { childList: true })`);
+    await showAsTheHostSends(page, 'versions', versioned, 10);
+    await page.waitForFunction('!!window.__slice560', undefined, { timeout: 60_000, polling: 50 });
+    await page.evaluate(`window.__slice560.scrollIntoView()`);
+    await page.waitForFunction(`!!document.querySelector('main.log article[data-id="a560"] .branch-next')`, undefined, {
+      timeout: 30_000,
+      polling: 50,
+    });
+    await page.evaluate(`document.querySelector('main.log article[data-id="a560"]').scrollIntoView()`);
+    await page.locator('main.log article[data-id="a560"] .branch-next').click();
+    await page.waitForFunction(
+      `window.__posted.some((m) => m.type === 'chat/branch' && m.messageId === 'a560' && m.step === 1)`,
+      undefined,
+      { timeout: 10_000, polling: 20 },
+    );
+    // The host's answer: the same conversation with the other version in that place, drawn again from its end.
+    const switched = versioned.map((m) =>
+      m.id === 'a560' ? { ...m, id: 'a560b', content: 'The other version.', branch: { index: 2, count: 2 } } : m,
+    );
+    await showAsTheHostSends(page, 'versions', switched, 11);
+    await page.waitForFunction(
+      `document.activeElement?.closest('article')?.getAttribute('data-id') === 'a560b'`,
+      undefined,
+      { timeout: 60_000, polling: 50 },
+    );
+    const focus = (await page.evaluate(`(() => {
+      const article = document.querySelector('main.log article[data-id="a560b"]');
+      const box = article.getBoundingClientRect();
+      const log = document.querySelector('main.log').getBoundingClientRect();
+      return { button: document.activeElement.className, inView: box.bottom > log.top && box.top < log.bottom };
+    })()`)) as { button: string; inView: boolean };
+    assert.match(focus.button, /branch-previous/, 'the switch that can still be used (the next is at its end)');
+    assert.equal(focus.inView, true, 'the switched message is scrolled into view');
   });
 });

@@ -90,6 +90,7 @@ export class OlderMessages<T> {
     this.expecting = more;
     this.older = [...items, ...this.older.slice(0, this.end)];
     this.end = this.older.length;
+    this.asleep.grew();
     if (!this.scheduled) {
       this.next();
     }

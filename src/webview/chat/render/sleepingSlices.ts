@@ -20,6 +20,7 @@ export class SleepingSlices {
   private readonly asleep = new Map<HTMLElement, DocumentFragment>();
   private readonly skipped = new Set<HTMLElement>();
   private readonly onState = (event: Event): void => this.stateChanged(event);
+  private sleepingYet = false;
 
   constructor(
     private readonly log: HTMLElement,
@@ -50,6 +51,19 @@ export class SleepingSlices {
         parseFloat(style.borderTopWidth) +
         parseFloat(style.borderBottomWidth);
       message.style.containIntrinsicSize = `auto ${Math.max(0, message.getBoundingClientRect().height - box)}px`;
+    }
+  }
+
+  /**
+   * More older messages came: once the conversation is long enough to sleep, the slices already skipped sleep too (the
+   * page told of them before it knew, and tells again only when they are shown).
+   */
+  grew(): void {
+    if (!this.sleepingYet && this.sleeps()) {
+      this.sleepingYet = true;
+      for (const slice of this.skipped) {
+        this.schedule(() => this.sleep(slice));
+      }
     }
   }
 
