@@ -67,11 +67,6 @@ export class SleepingSlices {
     }
   }
 
-  /** How many slices sleep now. */
-  get count(): number {
-    return this.asleep.size;
-  }
-
   /** Wakes every slice (find searches the document). */
   wakeAll(): void {
     for (const slice of [...this.asleep.keys()]) {
