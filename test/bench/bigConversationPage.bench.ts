@@ -11,7 +11,7 @@ import { vsixPath } from '../e2e/harness/paths';
 import { openWorkbench, poll } from '../e2e/harness/workbench';
 import { openChat } from '../e2e/ui/chatHelpers';
 import { median, type BenchFigure } from './benchFigure';
-import { profileFrame, traceTimeline } from './pageProfile';
+import { startProfile } from './pageProfile';
 import { startHostBench } from './hostBench';
 import { chatContentFrame } from './lastPixel.bench';
 import { rendererHeapMb } from './memory.bench';
@@ -205,12 +205,7 @@ export async function run(): Promise<BenchFigure[]> {
         'the small conversation did not replace the big one',
       );
       await probe(frame, newest);
-      const profiled =
-        process.env.BIG_PAGE_PROFILE === '1'
-          ? await profileFrame(page, frame)
-          : process.env.BIG_PAGE_PROFILE === 'trace'
-            ? await traceTimeline(page)
-            : undefined;
+      const profiled = await startProfile(process.env.BIG_PAGE_PROFILE, page, frame);
       console.log(`  round ${round + 1}: switching`);
       await pick('Big history');
       await poll(async () => frame.evaluate(() => window.__switch.shownAt > 0), 60_000, 'the big one did not show');

@@ -13,7 +13,7 @@ import { codeServerEntry, repoRoot, vsixPath } from '../e2e/harness/paths';
 import { openWorkbench, poll } from '../e2e/harness/workbench';
 import { openChat, sendPrompt } from '../e2e/ui/chatHelpers';
 import { median, type BenchFigure } from './benchFigure';
-import { profileFrame, traceTimeline } from './pageProfile';
+import { startProfile } from './pageProfile';
 
 const REPLY_CHARS = 100_000;
 const EVENTS = 5_000;
@@ -59,7 +59,10 @@ const PROBE = `(() => {
       const replies = document.querySelectorAll('main.log article');
       const content = replies.length ? replies[replies.length - 1].querySelector('.content') : null;
       if (content && content.textContent.trim()) {
-        setTimeout(() => { probe.firstPaintAt = Date.now(); });
+        // The task after the frame's (a message posted from it runs once the frame is done).
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { probe.firstPaintAt = Date.now(); };
+        channel.port2.postMessage(0);
       } else {
         requestAnimationFrame(afterPaint);
       }
@@ -222,12 +225,7 @@ async function oneRun(page: Page, streamer: Streamer, n: number): Promise<Run> {
       frames.push({ at: Date.now(), bytes: e.response.payloadData.length }),
     );
   }
-  const profiled =
-    process.env.LAST_PIXEL_PROFILE === '1'
-      ? await profileFrame(page, frame)
-      : process.env.LAST_PIXEL_PROFILE === 'trace'
-        ? await traceTimeline(page)
-        : undefined;
+  const profiled = await startProfile(process.env.LAST_PIXEL_PROFILE, page, frame);
   await sendPrompt(chat, `Write at length, run ${n}`);
   await poll(async () => streamer.lastByteAt > 0, 60_000, 'the reply was not sent');
   // Done when the reply is over (Stop gone) and the page did not change for QUIET_MS.

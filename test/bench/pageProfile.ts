@@ -98,6 +98,18 @@ function longestTasks(events: TraceEvent[]): string {
     .join('\n');
 }
 
+/**
+ * Starts what `mode` (a bench's profile variable) asks for: '1' the CPU profile of `frame`'s renderer, 'trace' the
+ * browser's timeline; anything else nothing. Returns what stops it and says where the time went.
+ */
+export async function startProfile(
+  mode: string | undefined,
+  page: Page,
+  frame: Frame,
+): Promise<(() => Promise<string>) | undefined> {
+  return mode === '1' ? profileFrame(page, frame) : mode === 'trace' ? traceTimeline(page) : undefined;
+}
+
 /** One event of a Chromium trace (the parts read here). */
 interface TraceEvent {
   name: string;

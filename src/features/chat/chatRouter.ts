@@ -1,4 +1,3 @@
-import { olderParts } from './olderMessages';
 import { MAX_QUERY_LENGTH } from '../../core/chat/conversation/conversationSearch';
 import { isConversationId } from '../../core/chat/store/conversationSummary';
 import { isSelectableModel } from '../../core/chat/request/modelLineup';
@@ -13,6 +12,7 @@ import type { ChatController } from './chatController';
 import type { SurfaceHost } from './chatSurface';
 import type { CodeActions } from './codeActions';
 import type { ConnectedPages, Page } from './connectedPages';
+import { olderParts } from './olderMessages';
 
 /** What the router asks of the chat's commands (the ChatController). */
 export type RouterChat = Pick<

@@ -41,6 +41,18 @@ async function showAsTheHostSends(page: Page, id: string, messages: MessageView[
   }
 }
 
+/**
+ * Notes in `window[name]` the slice that goes into the log holding message `id` (it may leave the document again
+ * before anyone looks).
+ */
+async function noteSliceOf(page: Page, id: string, name: string): Promise<void> {
+  await page.evaluate(`new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.querySelector && n.querySelector('article[data-id="${id}"]')) window.${name} = n;
+    }
+  }).observe(document.querySelector('main.log'), { childList: true })`);
+}
+
 /** The slices of older messages, and how many of them sleep (no elements of their own). */
 const SLICES = `(() => {
   const slices = [...document.querySelectorAll('main.log > .older-messages')];
@@ -58,7 +70,7 @@ interface Slices {
 const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
 
 /** Waits until every message is drawn (the last slice holds the first message) and some slices sleep. */
-async function waitForAsleep(page: Page, slices: number): Promise<Slices> {
+async function waitForSlicesOut(page: Page, slices: number): Promise<Slices> {
   await page.waitForFunction(
     `(() => { const s = ${SLICES}; return s.slices === ${slices} && s.asleep > 0; })()`,
     undefined,
@@ -82,17 +94,12 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
   before(async () => {
     browser = await launchBrowser('chat-page-sleep');
     page = await openChatPage(browser, '', 'view');
-    // Noted as the slice holding the first message goes in: it may sleep before anyone looks.
-    await page.evaluate(`new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) {
-        if (n.querySelector && n.querySelector('article[data-id="u0"]')) window.__firstDrawn = true;
-      }
-    }).observe(document.querySelector('main.log'), { childList: true })`);
+    await noteSliceOf(page, 'u0', '__firstSlice');
     // As the host sends it: the newest 40, then, once the page asks, the older ones in parts, the newest first. The
     // first slices are drawn before the page knows how long the conversation is.
     await showAsTheHostSends(page, 'long', all, 9);
     // drawRecent draws the newest (at most 12) at once; the rest go in slices of up to 10, the last holding the first.
-    await page.waitForFunction('window.__firstDrawn === true', undefined, { timeout: 60_000, polling: 100 });
+    await page.waitForFunction('!!window.__firstSlice', undefined, { timeout: 60_000, polling: 100 });
     slices = ((await page.evaluate(SLICES)) as Slices).slices;
   });
   after(async () => {
@@ -101,7 +108,7 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
 
   it('takes far-off slices out of the document, keeping the height of the log', async () => {
     const height = (await page.evaluate(`document.querySelector('main.log').scrollHeight`)) as number;
-    const state = await waitForAsleep(page, slices);
+    const state = await waitForSlicesOut(page, slices);
     assert.ok(state.asleep > slices / 2, `${state.asleep} of ${state.slices} slices sleep`);
     assert.ok(state.articles < all.length / 2, `${state.articles} of ${all.length} messages are in the document`);
     const after = (await page.evaluate(`document.querySelector('main.log').scrollHeight`)) as number;
@@ -211,12 +218,8 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
     await page.getByRole('textbox', { name: 'Find in conversation' }).press('Escape');
     await page.waitForFunction(`document.querySelector('.find-bar').hidden`, undefined, { timeout: 10_000 });
     const versioned = all.map((m) => (m.id === 'a560' ? { ...m, branch: { index: 1, count: 2 } } : m));
-    // Its slice is noted as it goes in (it may sleep before anyone looks), then shown: it wakes.
-    await page.evaluate(`new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) {
-        if (n.querySelector && n.querySelector('article[data-id="a560"]')) window.__slice560 = n;
-      }
-    }).observe(document.querySelector('main.log'), { childList: true })`);
+    // Its slice is noted as it goes in, then shown: it wakes.
+    await noteSliceOf(page, 'a560', '__slice560');
     await showAsTheHostSends(page, 'versions', versioned, 10);
     await page.waitForFunction('!!window.__slice560', undefined, { timeout: 60_000, polling: 50 });
     await page.evaluate(`window.__slice560.scrollIntoView()`);

@@ -138,7 +138,10 @@ export class OlderMessages<T> {
     const before = anchor?.getBoundingClientRect().top ?? 0;
     this.log.insertBefore(slice, this.log.firstChild);
     afterFrame(() => {
-      this.asleep.measured(slice);
+      // Only where it may come to sleep: a long one, or one whose older messages are still coming.
+      if (this.expecting || this.older.length > SLEEP_AFTER_MESSAGES) {
+        this.asleep.measured(slice);
+      }
       slice.classList.remove(CLASS.measuring);
     });
     if (anchor) {

@@ -36,7 +36,7 @@ export class SleepingSlices {
    * A slice was laid out in full (its first frame): each message keeps its height as its placeholder size, so that
    * after a sleep, when the page draws the slice again, the messages off screen are skipped at their height, not
    * laid out (a message's remembered size is lost when it leaves the document; its placeholder's 120 px would move
-   * the view). Every slice: a long conversation's first slices are drawn before its older messages come, and so
+   * the view). Also the slices of a conversation whose older messages are still coming: its first slices are drawn
    * before it is known to be long enough to sleep.
    */
   measured(slice: HTMLElement): void {
