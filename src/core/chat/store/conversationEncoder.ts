@@ -3,6 +3,8 @@ import type { Conversation, StoredMessage } from '../conversation/conversation';
 import { parseConversation } from '../conversation/conversationParse';
 import { keptSteps } from '../conversation/storedSteps';
 import { CONVERSATION_VERSION } from './conversationSchema';
+import type { promises as fs } from 'node:fs';
+import { asciiJson, readText, textOfBytes } from '../../storage/asciiJson';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */
 interface Encoded {
@@ -31,10 +33,11 @@ export class ConversationEncoder {
   /**
    * The file's bytes, as chunks to write in order (`writev`: a 32 MB history is not even copied into one buffer).
    * `JSON.parse` of them gives the conversation at the current version; they start with `revision` (revisionFile).
+   * They are ASCII (`asciiJson`): the file is read back without UTF-8 decoding.
    */
   encode(conversation: Conversation, revision: string): Buffer[] {
     const { messages, branches, ...header } = conversation;
-    const head = JSON.stringify({ revision, ...header, version: CONVERSATION_VERSION });
+    const head = asciiJson(JSON.stringify({ revision, ...header, version: CONVERSATION_VERSION }));
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"messages":[`)];
     this.encodeList(messages, chunks);
     if (branches?.length) {
@@ -73,7 +76,7 @@ export class ConversationEncoder {
       } else {
         // A branch message: its parent first, then the bytes it has on the path (`{` dropped), so a message that
         // moves between the path and the branches is not encoded again.
-        chunks.push(Buffer.from(`{"parentId":${JSON.stringify(message.parentId)},`), bytes.subarray(1));
+        chunks.push(Buffer.from(`{"parentId":${asciiJson(JSON.stringify(message.parentId))},`), bytes.subarray(1));
       }
     });
   }
@@ -87,7 +90,8 @@ export class ConversationEncoder {
     const values: Record<string, unknown> = { ...message };
     delete values.parentId;
     // The file keeps each step's result within its budget; the reply on screen keeps what ALPHA was sent.
-    const bytes = Buffer.from(JSON.stringify(message.steps ? { ...values, steps: keptSteps(message) } : values));
+    const json = JSON.stringify(message.steps ? { ...values, steps: keptSteps(message) } : values);
+    const bytes = Buffer.from(asciiJson(json), 'latin1');
     this.cache.set(message, { values, count: Object.keys(values).length, bytes });
     return bytes;
   }
@@ -118,10 +122,23 @@ export function decodeConversation(text: string, keepStreaming = true): Conversa
   return parseConversation(JSON.parse(text), keepStreaming);
 }
 
+/**
+ * A conversation file read from its open handle, `size` from its `stat` (`readText`: in one go, ASCII without
+ * decoding): its text and the conversation (`keepStreaming`: see `parseConversation`); throws when it is not JSON.
+ */
+export async function readConversationFile(
+  handle: fs.FileHandle,
+  size: number,
+  keepStreaming: boolean,
+): Promise<{ text: string; conversation: Conversation | undefined }> {
+  const text = await readText(handle, size);
+  return { text, conversation: decodeConversation(text, keepStreaming) };
+}
+
 /** Another window's file, read blocking; undefined when it is damaged (this window's copy is then written). */
 export function decodeConversationFileSync(file: string): Conversation | undefined {
   try {
-    return decodeConversation(readFileSync(file, 'utf8'));
+    return decodeConversation(textOfBytes(readFileSync(file)));
   } catch {
     return undefined;
   }

@@ -11,7 +11,7 @@ import {
   type ConversationSummary,
   type StoreChange,
 } from './conversationSummary';
-import { ConversationEncoder, decodeConversation, decodeConversationFileSync } from './conversationEncoder';
+import { ConversationEncoder, decodeConversationFileSync, readConversationFile } from './conversationEncoder';
 import { IndexFile, reconcile, type IndexChange } from './conversationIndex';
 import { SearchIndex } from './searchIndex';
 import { differs, mergeConversations } from '../conversation/conversationMerge';
@@ -316,8 +316,7 @@ export class ConversationStore implements Stoppable {
       try {
         // The revision and the text come from one open file: a rename by another window cannot split them.
         const stat = await handle.stat();
-        const text = await handle.readFile('utf8');
-        const conversation = decodeConversation(text, keepStreaming);
+        const { text, conversation } = await readConversationFile(handle, stat.size, keepStreaming);
         if (conversation?.id !== id) {
           return undefined;
         }

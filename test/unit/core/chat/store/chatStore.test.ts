@@ -49,6 +49,27 @@ describe('chat core: conversation store', () => {
     );
   });
 
+  it('writes a conversation in ASCII (read back byte for byte) and still reads one written in UTF-8', async () => {
+    const store = new ConversationStore(dir, silentLogger);
+    const a = conversation('Café 東京 🚀', 10);
+    a.messages[1].content = 'Ærøskøbing 👨‍👩‍👧 \u2028 "quoted"';
+    await store.save(a);
+    const file = path.join(dir, `${a.id}.json`);
+    const bytes = fs.readFileSync(file);
+    assert.ok(
+      bytes.every((byte) => byte < 0x80),
+      'every byte of the file is ASCII',
+    );
+    assert.deepEqual(await new ConversationStore(dir, silentLogger).load(a.id), a);
+    // A file from before (UTF-8, as JSON.stringify writes it) reads the same.
+    fs.writeFileSync(file, JSON.stringify(JSON.parse(bytes.toString('latin1'))), 'utf8');
+    assert.ok(
+      fs.readFileSync(file).some((byte) => byte >= 0x80),
+      'the old file has UTF-8 in it',
+    );
+    assert.deepEqual(await new ConversationStore(dir, silentLogger).load(a.id), a);
+  });
+
   it('does not keep empty conversations and deletes files and index entries', async () => {
     const store = new ConversationStore(dir, silentLogger);
     const empty = newConversation();
