@@ -8,8 +8,8 @@
  * and code near 2.3, where BPE tokenizers commonly make about 4 and 3), so callers that budget with it stay under
  * the limit.
  *
- * One pass over the character codes, no regular expression: the chat estimates its whole conversation each time it
- * shows its state.
+ * One pass over the character codes, no regular expression, each ASCII code's kind from a table: the chat estimates
+ * its whole conversation each time it shows its state (4.4 MB in a switch to a conversation of 5,000 messages).
  */
 export function estimateTokens(text: string): number {
   let tokens = 0;
@@ -17,35 +17,57 @@ export function estimateTokens(text: string): number {
   let i = 0;
   while (i < length) {
     const code = text.charCodeAt(i);
-    if (isWordCode(code)) {
+    const kind = code < 0x80 ? KIND[code] : OTHER;
+    if (kind === WORD) {
       const start = i;
       do {
         i++;
-      } while (i < length && isWordCode(text.charCodeAt(i)));
+      } while (i < length && isWordAt(text, i));
       tokens += Math.ceil((i - start) / 4);
-    } else if (code === 0x20 || code === 0x09) {
-      const start = i;
-      do {
-        i++;
-      } while (i < length && text.charCodeAt(i) === code);
-      const run = i - start;
-      if (code === 0x09 || run >= 4) {
-        tokens += Math.ceil(run / 8);
-      }
-    } else {
+    } else if (kind === OTHER) {
       tokens++;
       // "\r\n" is one line end; a surrogate pair is one character.
       const next = text.charCodeAt(i + 1);
       const pair =
         (code === 0x0d && next === 0x0a) || (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff);
       i += pair ? 2 : 1;
+    } else {
+      // A run of the same blank: spaces or tabs.
+      const start = i;
+      do {
+        i++;
+      } while (i < length && text.charCodeAt(i) === code);
+      const run = i - start;
+      if (kind === TAB || run >= 4) {
+        tokens += Math.ceil(run / 8);
+      }
     }
   }
   return tokens;
 }
 
-function isWordCode(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
-  );
+const OTHER = 0;
+const WORD = 1;
+const SPACE = 2;
+const TAB = 3;
+
+/** Each ASCII code's kind: a word character (letters, digits, `_`), a space, a tab, or other. */
+const KIND = (() => {
+  const kinds = new Uint8Array(0x80);
+  for (const [from, to] of [
+    [0x30, 0x39],
+    [0x41, 0x5a],
+    [0x61, 0x7a],
+    [0x5f, 0x5f],
+  ]) {
+    kinds.fill(WORD, from, to + 1);
+  }
+  kinds[0x20] = SPACE;
+  kinds[0x09] = TAB;
+  return kinds;
+})();
+
+function isWordAt(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  return code < 0x80 && KIND[code] === WORD;
 }
