@@ -373,7 +373,7 @@ export class ChatController extends DisposableOwner {
     // Everything below is read in one go, after the last await: the state matches the stream messages that follow
     // (the deltas held until now go to the pages drawn before, before the state: see ConnectedPages).
     const { settings, instructions } = this.services;
-    const state = pageData({
+    return pageData({
       conversation: this.chat.conversation,
       summaries,
       workspace: this.workspace,
@@ -389,8 +389,8 @@ export class ChatController extends DisposableOwner {
       queue: this.queue(),
       articles: this.articlePlaces(),
       prices: settings.chatPrices,
+      holdOlder: (count, views) => this.older.hold(count, views),
     });
-    return this.older.split(state);
   }
 
   /** The messages before those of state `key` (its `older`); undefined once they are no longer held. */

@@ -162,7 +162,7 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
       this.saved = this.changes;
     }
     this.conversation = loaded;
-    await this.remember();
+    this.remember();
     return true;
   }
 
@@ -171,7 +171,7 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     await this.leave();
     this.conversation = this.fresh();
     this.saved = this.changes;
-    await this.remember();
+    this.remember();
   }
 
   /** Saves the conversation shown before another is shown; while saves fail, it is kept to retry with the rest. */
@@ -193,7 +193,7 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     if (id === this.conversation.id) {
       this.saver.cancel();
       this.conversation = this.fresh();
-      await this.remember();
+      this.remember();
     }
     await this.store.delete(id);
   }
@@ -210,7 +210,7 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     this.changes++;
     this.saver.schedule();
     await this.saver.flush();
-    await this.remember();
+    this.remember();
   }
 
   /** Saves at once, blocking (the extension is going away; an async write might never finish). */
@@ -323,9 +323,17 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     }
   }
 
-  private async remember(): Promise<void> {
+  /**
+   * Notes the conversation shown, for the next start. Not waited for: the workbench's storage answers in 10–20 ms,
+   * which a switch to a conversation waited for, and the memento holds the new value from the call on.
+   */
+  private remember(): void {
     if (this.memento.get(CURRENT_KEY) !== this.conversation.id) {
-      await this.memento.update(CURRENT_KEY, this.conversation.id);
+      this.memento
+        .update(CURRENT_KEY, this.conversation.id)
+        .then(undefined, (error: unknown) =>
+          this.log.warn(`Chat: could not note the conversation shown: ${describeError(error)}`),
+        );
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { ChatStateView, MessageView } from '../../protocol/chatProtocol';
+import type { MessageView } from '../../protocol/chatProtocol';
 
 /**
  * A state carries at most this many of the newest messages, and past the first at most this much of their text: the
@@ -23,38 +23,53 @@ const HELD = 4;
  */
 export class HeldOlderMessages {
   private nextKey = 1;
-  private readonly held = new Map<number, MessageView[]>();
+  /** Each held state's older messages, or what makes them (made when first asked for, then kept). */
+  private readonly held = new Map<number, MessageView[] | (() => MessageView[])>();
 
-  /** `state` with its newest messages only and `older` saying how many are held; a short one as it is. */
-  split(state: ChatStateView): ChatStateView {
-    const { messages } = state;
-    let cut = messages.length;
-    let chars = 0;
-    while (cut > 0 && messages.length - cut < NEWEST_MESSAGES) {
-      chars += messages[cut - 1].content.length;
-      if (chars > NEWEST_CHARS && cut < messages.length) {
-        break;
-      }
-      cut--;
-    }
-    if (cut === 0) {
-      return state;
-    }
+  /**
+   * Holds what makes the views of the `count` messages before a state's newest: a switch to a conversation of
+   * thousands of messages does not wait for them (5–20 ms for 5,000 in the extension host), they are made when a page
+   * first asks. Returns the state's `older`.
+   */
+  hold(count: number, views: () => MessageView[]): { count: number; key: number } {
     const key = this.nextKey++;
-    this.held.set(key, messages.slice(0, cut));
+    this.held.set(key, views);
     for (const old of this.held.keys()) {
       if (this.held.size <= HELD) {
         break;
       }
       this.held.delete(old);
     }
-    return { ...state, messages: messages.slice(cut), older: { count: cut, key } };
+    return { count, key };
   }
 
   /** The older messages of state `key`; undefined once they are no longer held. */
   take(key: number): MessageView[] | undefined {
-    return this.held.get(key);
+    const held = this.held.get(key);
+    if (typeof held !== 'function') {
+      return held;
+    }
+    const made = held();
+    this.held.set(key, made);
+    return made;
   }
+}
+
+/**
+ * The index of the first message a state carries: the newest NEWEST_MESSAGES, fewer when their text passes
+ * NEWEST_CHARS (the last one always); 0 when it carries them all.
+ */
+export function newestStart(messages: readonly { readonly content: string }[]): number {
+  let cut = messages.length;
+  let chars = 0;
+  while (cut > 0 && messages.length - cut < NEWEST_MESSAGES) {
+    chars += messages[cut - 1].content.length;
+    if (chars > NEWEST_CHARS && cut < messages.length) {
+      break;
+    }
+    cut--;
+  }
+  return cut;
 }
 
 /**

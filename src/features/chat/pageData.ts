@@ -34,6 +34,7 @@ import type {
 } from '../../protocol/chatProtocol';
 import type { ToolStep } from '../../core/chat/tools/chatTool';
 import { sourceKey } from '../../core/chat/tools/toolLoop';
+import { newestStart } from './olderMessages';
 
 /**
  * What a page is drawn from, read in one go: the conversation shown, the list, and what the window knows beside
@@ -60,15 +61,26 @@ export interface PageSource {
   queue: QueueView;
   articles: ArticlePlaces;
   prices: Prices;
+  /**
+   * Holds a long conversation's older messages for the page to ask for (HeldOlderMessages), their views made then;
+   * the state carries the newest. Absent: the state carries every message.
+   */
+  holdOlder?: (count: number, views: () => MessageView[]) => ChatStateView['older'];
 }
 
 /** The stored data as the page shows it: the whole `chat/state` a page is drawn from. */
 export function pageData(source: PageSource): ChatStateView {
   const { conversation, prices } = source;
+  const { messages } = conversation;
+  const from = source.holdOlder ? newestStart(messages) : 0;
+  const older = messages.slice(0, from);
   return {
     conversationId: conversation.id,
     title: conversation.title,
-    messages: messageViews(conversation, source.articles, prices),
+    messages: messageViews(conversation, source.articles, prices, messages.slice(from)),
+    ...(from > 0
+      ? { older: source.holdOlder?.(from, () => messageViews(conversation, source.articles, prices, older)) }
+      : {}),
     conversations: source.summaries.map((s) => summaryView(s, source.workspace)),
     models: modelViews(source.model),
     model: source.model,
@@ -288,14 +300,15 @@ export function summariesUsage(conversation: Conversation, prices: Prices = {}):
   return views.length ? views : undefined;
 }
 
-/** The messages of a conversation as views. */
+/** The messages of a conversation (`messages`: some of them) as views. */
 export function messageViews(
   conversation: Conversation,
   articles: ArticlePlaces = {},
   prices: Prices = {},
+  messages: readonly StoredMessage[] = conversation.messages,
 ): MessageView[] {
   const places = branchPlaces(conversation);
-  return conversation.messages.map((m) => messageView(m, articles, prices, places.get(m.id)));
+  return messages.map((m) => messageView(m, articles, prices, places.get(m.id)));
 }
 
 /** A conversation summary as a list line. */

@@ -5,6 +5,7 @@ import {
   NEWEST_CHARS,
   NEWEST_MESSAGES,
   OLDER_PART_CHARS,
+  newestStart,
   olderParts,
 } from '../../../../src/features/chat/olderMessages';
 import type { ChatStateView, HostToWebview, MessageView } from '../../../../src/protocol/chatProtocol';
@@ -22,38 +23,61 @@ const message = (i: number, length = 40): MessageView => ({
 const stateOf = (messages: MessageView[]): ChatStateView =>
   ({ conversationId: 'c_1', title: 'T', messages }) as unknown as ChatStateView;
 
+/**
+ * A state as pageData makes it with a holder: the newest messages, the rest held (their views made when first taken).
+ * Counts how many times the held views were made.
+ */
+let made = 0;
+function split(held: HeldOlderMessages, state: ChatStateView): ChatStateView {
+  const cut = newestStart(state.messages);
+  if (cut === 0) {
+    return state;
+  }
+  const older = () => {
+    made++;
+    return state.messages.slice(0, cut);
+  };
+  return { ...state, messages: state.messages.slice(cut), older: held.hold(cut, older) };
+}
+
 describe("chat: a long conversation's older messages are sent apart (src/features/chat/olderMessages)", () => {
   it('sends a short conversation whole', () => {
     const held = new HeldOlderMessages();
     const state = stateOf(Array.from({ length: NEWEST_MESSAGES }, (_, i) => message(i)));
-    assert.equal(held.split(state), state);
-    assert.equal(held.split(stateOf([])).older, undefined);
+    assert.equal(split(held, state), state);
+    assert.equal(split(held, stateOf([])).older, undefined);
   });
 
   it('sends the newest messages, and holds the rest in order under a key of their own', () => {
     const held = new HeldOlderMessages();
     const all = Array.from({ length: 5_000 }, (_, i) => message(i));
-    const first = held.split(stateOf(all));
+    const first = split(held, stateOf(all));
     assert.equal(first.messages.length, NEWEST_MESSAGES);
     assert.deepEqual(first.older, { count: 5_000 - NEWEST_MESSAGES, key: first.older?.key });
     const older = held.take(first.older?.key ?? -1) ?? [];
     assert.deepEqual([...older, ...first.messages], all, 'every message once, in order');
-    const second = held.split(stateOf(all));
+    const second = split(held, stateOf(all));
     assert.notEqual(second.older?.key, first.older?.key, 'each state its own key');
     assert.equal(held.take(first.older?.key ?? -1), older, 'asked again (another page), still held');
+    const before = made;
+    const third = split(held, stateOf(all));
+    assert.equal(made, before, 'the views of the older messages are made only when a page asks for them');
+    held.take(third.older?.key ?? -1);
+    held.take(third.older?.key ?? -1);
+    assert.equal(made, before + 1, 'and once, however many pages ask');
   });
 
   it('sends fewer when the newest are long, and always the last message, however long', () => {
     const held = new HeldOlderMessages();
     const long = Array.from({ length: 10 }, (_, i) => message(i, NEWEST_CHARS / 2 + 1));
-    const state = held.split(stateOf(long));
+    const state = split(held, stateOf(long));
     assert.deepEqual(
       state.messages.map((m) => m.id),
       ['m9'],
     );
     const huge = [message(0), message(1), message(2, 5 * NEWEST_CHARS)];
     assert.deepEqual(
-      held.split(stateOf(huge)).messages.map((m) => m.id),
+      split(held, stateOf(huge)).messages.map((m) => m.id),
       ['m2'],
     );
   });
@@ -61,7 +85,7 @@ describe("chat: a long conversation's older messages are sent apart (src/feature
   it('holds the last four states; a page asking for an older one is drawn again', async () => {
     const held = new HeldOlderMessages();
     const all = Array.from({ length: 100 }, (_, i) => message(i));
-    const keys = Array.from({ length: 5 }, () => held.split(stateOf(all)).older?.key ?? -1);
+    const keys = Array.from({ length: 5 }, () => split(held, stateOf(all)).older?.key ?? -1);
     assert.equal(held.take(keys[0]), undefined);
     assert.ok(keys.slice(1).every((key) => held.take(key)?.length === 60));
 
@@ -118,7 +142,7 @@ describe("chat: a long conversation's older messages are sent apart (src/feature
 
     // Through the router: the parts go to the page that asked, in that order.
     const held = new HeldOlderMessages();
-    const key = held.split(stateOf([...all, ...Array.from({ length: 40 }, (_, i) => message(300 + i))])).older?.key;
+    const key = split(held, stateOf([...all, ...Array.from({ length: 40 }, (_, i) => message(300 + i))])).older?.key;
     const router = routerOf(
       { drawPage: async () => [], olderMessages: (k: number) => held.take(k) },
       new ConnectedPages(fakeTimers()),
@@ -149,7 +173,7 @@ describe("chat: a long conversation's older messages are sent apart (src/feature
       (state) => {
         const held = new HeldOlderMessages();
         for (let i = 0; i < 20; i++) {
-          held.take(held.split(state).older?.key ?? -1);
+          held.take(split(held, state).older?.key ?? -1);
         }
       },
       { n: 40_000 },
