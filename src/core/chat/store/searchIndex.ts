@@ -7,7 +7,7 @@ import type { ConversationSummary } from './conversationSummary';
 import type { Logger } from '../../logger';
 import { describeError } from '../../service/errors';
 import { makePrivateDir } from '../../storage/privateFiles';
-import { writeChunks } from '../../storage/chunkedFile';
+import { readWhole, writeChunks } from '../../storage/chunkedFile';
 import {
   decodeSearchText,
   encodeFolded,
@@ -200,7 +200,7 @@ export class SearchIndex {
         if (!entry.isFile() || entry.size > MAX_ENTRY_RATIO * conversation.size) {
           return undefined;
         }
-        const text = decodeSearchText(await handle.readFile(), s.id);
+        const text = decodeSearchText(await readWhole(handle, entry.size), s.id);
         return text?.updatedAt === s.updatedAt &&
           text.messageCount === s.messageCount &&
           text.body.length <= conversation.size
