@@ -157,6 +157,38 @@ describe('chat: saves that fail, and the last save', () => {
     }
   });
 
+  it('notes the conversation shown without waiting for the storage, and a note that fails is logged, not thrown', async () => {
+    const store = new ConversationStore(dir, silentLogger);
+    const first = withTurns(1);
+    const second = withTurns(1);
+    await store.save(first);
+    await store.save(second);
+    await store.idle();
+    const warnings: string[] = [];
+    const log: Logger = { ...silentLogger, warn: (m) => warnings.push(m) };
+    const values = new Map<string, unknown>();
+    let answer: (() => void) | undefined;
+    const memento = memoryMemento();
+    memento.update = (key: string, value: unknown) => {
+      values.set(key, value);
+      // The storage answers only when told: a switch waiting for it would not return.
+      return new Promise<void>((resolve) => (answer = resolve));
+    };
+    memento.get = <T>(key: string) => values.get(key) as T;
+    const session = new ChatSession(store, memento, log);
+    try {
+      assert.equal(await session.switchTo(first.id), true, 'the switch returns before the storage answers');
+      assert.deepEqual([...values.values()], [first.id]);
+      answer?.();
+      memento.update = () => Promise.reject(new Error('storage is gone'));
+      assert.equal(await session.switchTo(second.id), true);
+      await until(() => warnings.length > 0, 1_000, 'the failed note was not logged');
+      assert.match(warnings[0], /could not note the conversation shown: .*storage is gone/);
+    } finally {
+      session.dispose();
+    }
+  });
+
   it('encodes an unchanged message once while a reply streams, and every change shows in the file', () => {
     const encoder = new ConversationEncoder();
     const c = withTurns(3);
