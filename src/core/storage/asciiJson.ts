@@ -1,6 +1,4 @@
 import * as buffer from 'node:buffer';
-import type { promises as fs } from 'node:fs';
-import { readWhole } from './chunkedFile';
 
 /**
  * JSON files the extension reads back often and whole (conversations) are written in ASCII: every character past
@@ -37,9 +35,4 @@ const isAscii: ((bytes: Buffer) => boolean) | undefined = (buffer as { isAscii?:
  */
 export function textOfBytes(bytes: Buffer): string {
   return isAscii?.(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-}
-
-/** The text of an open file whose size `size` is (from its `stat`), read whole (`readWhole`) as `textOfBytes`. */
-export async function readText(handle: fs.FileHandle, size: number): Promise<string> {
-  return textOfBytes(await readWhole(handle, size));
 }

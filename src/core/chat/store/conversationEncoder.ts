@@ -4,7 +4,8 @@ import { parseConversation } from '../conversation/conversationParse';
 import { keptSteps } from '../conversation/storedSteps';
 import { CONVERSATION_VERSION } from './conversationSchema';
 import type { promises as fs } from 'node:fs';
-import { asciiJson, readText, textOfBytes } from '../../storage/asciiJson';
+import { asciiJson, textOfBytes } from '../../storage/asciiJson';
+import { readWhole } from '../../storage/chunkedFile';
 
 /** A message's bytes as last encoded, with the values they were encoded from. */
 interface Encoded {
@@ -123,15 +124,15 @@ export function decodeConversation(text: string, keepStreaming = true): Conversa
 }
 
 /**
- * A conversation file read from its open handle, `size` from its `stat` (`readText`: in one go, ASCII without
- * decoding): its text and the conversation (`keepStreaming`: see `parseConversation`); throws when it is not JSON.
+ * A conversation file read from its open handle, `size` from its `stat` (in one request, ASCII without decoding:
+ * `readWhole`, `textOfBytes`): its text and the conversation (`keepStreaming`: see `parseConversation`); throws when it is not JSON.
  */
 export async function readConversationFile(
   handle: fs.FileHandle,
   size: number,
   keepStreaming: boolean,
 ): Promise<{ text: string; conversation: Conversation | undefined }> {
-  const text = await readText(handle, size);
+  const text = textOfBytes(await readWhole(handle, size));
   return { text, conversation: decodeConversation(text, keepStreaming) };
 }
 
