@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { estimateTokens } from '../../../../src/core/service/tokenEstimate';
+import { random as seeded } from '../../../support/streamedMarkdown';
 
 /** The same rules written another way (one regular expression): the oracle for the table-driven loop. */
 function reference(text: string): number {
@@ -69,8 +70,7 @@ describe('estimateTokens (every budget: chat context, code-assistance context, p
       '\udc00',
     ];
     pieces.push(';', '{', '\u00a0', '\u007f', '\u0080', 'word', '        ');
-    let seed = 39;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const random = seeded(39);
     for (let i = 0; i < 50_000; i++) {
       let text = '';
       for (let n = Math.floor(random() * 30); n > 0; n--) {

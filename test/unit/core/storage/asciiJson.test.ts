@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { asciiJson, textOfBytes } from '../../../../src/core/storage/asciiJson';
 import { assertGrowth } from '../../../support/growth';
+import { random as seeded } from '../../../support/streamedMarkdown';
 
 /** A random string of ASCII, Latin-1, BMP and astral characters, lone surrogates and control characters. */
 function randomText(length: number, random: () => number): string {
@@ -19,17 +20,6 @@ function randomText(length: number, random: () => number): string {
     text += pools[Math.floor(random() * pools.length)]();
   }
   return text;
-}
-
-/** A small seeded generator (mulberry32), so a failure can be run again. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('conversation files in ASCII (asciiJson, textOfBytes)', () => {

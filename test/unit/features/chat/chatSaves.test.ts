@@ -26,6 +26,14 @@ function withTurns(count: number): Conversation {
   return c;
 }
 
+/** Saves `conversations` through `store` and waits for the writes. */
+async function saved(store: ConversationStore, ...conversations: Conversation[]): Promise<void> {
+  for (const c of conversations) {
+    await store.save(c);
+  }
+  await store.idle();
+}
+
 function readFile(dir: string, id: string): { messages: StoredMessage[] } {
   return JSON.parse(fs.readFileSync(path.join(dir, `${id}.json`), 'utf8')) as { messages: StoredMessage[] };
 }
@@ -132,9 +140,7 @@ describe('chat: saves that fail, and the last save', () => {
     const store = new ConversationStore(dir, silentLogger);
     const looked = withTurns(2);
     const other = withTurns(1);
-    await store.save(looked);
-    await store.save(other);
-    await store.idle();
+    await saved(store, looked, other);
     const session = new ChatSession(store, memoryMemento(), silentLogger);
     try {
       const file = path.join(dir, `${looked.id}.json`);
@@ -161,24 +167,25 @@ describe('chat: saves that fail, and the last save', () => {
     const store = new ConversationStore(dir, silentLogger);
     const first = withTurns(1);
     const second = withTurns(1);
-    await store.save(first);
-    await store.save(second);
-    await store.idle();
+    await saved(store, first, second);
     const warnings: string[] = [];
     const log: Logger = { ...silentLogger, warn: (m) => warnings.push(m) };
-    const values = new Map<string, unknown>();
     let answer: (() => void) | undefined;
     const memento = memoryMemento();
+    const keep = memento.update.bind(memento);
     memento.update = (key: string, value: unknown) => {
-      values.set(key, value);
+      void keep(key, value);
       // The storage answers only when told: a switch waiting for it would not return.
       return new Promise<void>((resolve) => (answer = resolve));
     };
-    memento.get = <T>(key: string) => values.get(key) as T;
     const session = new ChatSession(store, memento, log);
     try {
       assert.equal(await session.switchTo(first.id), true, 'the switch returns before the storage answers');
-      assert.deepEqual([...values.values()], [first.id]);
+      assert.deepEqual(
+        memento.keys().map((key) => memento.get(key)),
+        [first.id],
+        'the value is held from the call on',
+      );
       answer?.();
       memento.update = () => Promise.reject(new Error('storage is gone'));
       assert.equal(await session.switchTo(second.id), true);
