@@ -108,6 +108,13 @@ export const READERS: readonly ReaderRow[] = [
     test: 'a grounded prompt of fence openers each ended by \\r',
   },
   {
+    module: 'core/service/tokenEstimate',
+    entry: 'estimateTokens',
+    source: 'model output',
+    inputs: 'one word; one run of spaces; spaces and tabs alternating; CRLF runs; surrogate halves',
+    test: 'estimates a reply of one word, one run of blanks, CRLF runs and surrogate halves in linear time',
+  },
+  {
     module: 'core/chat/request/citations',
     entry: 'linkCitationMarkers',
     source: 'model output',

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { estimateTokens } from '../../../../src/core/service/tokenEstimate';
 import { random as seeded } from '../../../support/streamedMarkdown';
+import { assertGrowth } from '../../../support/growth';
 
 /** The same rules written another way (one regular expression): the oracle for the table-driven loop. */
 function reference(text: string): number {
@@ -77,6 +78,20 @@ describe('estimateTokens (every budget: chat context, code-assistance context, p
         text += pieces[Math.floor(random() * pieces.length)];
       }
       assert.equal(estimateTokens(text), reference(text), JSON.stringify(text));
+    }
+  });
+
+  it('estimates a reply of one word, one run of blanks, CRLF runs and surrogate halves in linear time', () => {
+    const inputs: Record<string, (n: number) => string> = {
+      'one word': (n) => 'a'.repeat(n),
+      'one run of spaces': (n) => ' '.repeat(n),
+      'spaces and tabs alternating': (n) => ' \t'.repeat(n / 2),
+      'CRLF runs': (n) => '\r\n\r'.repeat(n / 3),
+      'high surrogates alone': (n) => '\ud800'.repeat(n),
+      'pairs and halves': (n) => '🚀\udc00x'.repeat(n / 4),
+    };
+    for (const [name, make] of Object.entries(inputs)) {
+      assertGrowth(`estimateTokens, ${name}`, make, estimateTokens, { n: 200_000 });
     }
   });
 });

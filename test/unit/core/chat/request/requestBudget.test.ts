@@ -3,6 +3,7 @@ import type { StoredMessage } from '../../../../../src/core/chat/conversation/co
 import { estimateMessagesTokens } from '../../../../../src/core/chat/request/contextBudget';
 import { requestMessages } from '../../../../../src/core/chat/request/promptMessages';
 import { nextRequestBudget } from '../../../../../src/core/chat/request/requestBudget';
+import { assertGrowth } from '../../../../support/growth';
 
 /** The conversation part of the gauge, as the budget makes it (kept estimates) and as the request would be sent. */
 function parts(messages: StoredMessage[]): { kept: number; sent: number } {
@@ -49,5 +50,19 @@ describe('the gauge keeps each message’s estimate while the message is the sam
       model: 'x',
     });
     assert.equal(budget.parts.conversation, estimateMessagesTokens([summary, ...requestMessages(messages)]));
+  });
+
+  it('estimates a conversation of many messages, each new (none kept yet), in linear time', () => {
+    const conversation = (n: number): StoredMessage[] =>
+      Array.from({ length: n / 100 }, (_, i) => ({
+        id: `m${i}`,
+        role: i % 2 ? ('assistant' as const) : ('user' as const),
+        content: `message ${i} `.padEnd(100, 'x'),
+        createdAt: i,
+        status: i % 2 ? ('done' as const) : undefined,
+      }));
+    assertGrowth('nextRequestBudget', conversation, (messages) => parts(messages.map((m) => ({ ...m }))).kept, {
+      n: 200_000,
+    });
   });
 });
