@@ -92,22 +92,26 @@ declare const getComputedStyle: (e: unknown) => { outlineStyle: string; outlineW
 
 /** The accessible label (or text) and role-ish tag of the focused element in `frame`, '' when none. */
 export async function focusedName(frame: FrameLocator): Promise<string> {
-  const focused = frame.locator(':focus');
-  if ((await focused.count()) === 0) {
-    return '';
-  }
-  return focused.evaluate((el: unknown) => {
-    const e = el as FocusedElement;
-    return (e.getAttribute('aria-label') ?? e.textContent ?? '').trim();
-  });
+  // One look (evaluateAll does not wait): counting the focused element and then reading it once met a focus that
+  // moved in between, and the read waited 30 s for an element that no longer had it.
+  const names = await frame.locator(':focus').evaluateAll((elements: unknown[]) =>
+    elements.map((el) => {
+      const e = el as FocusedElement;
+      return (e.getAttribute('aria-label') ?? e.textContent ?? '').trim();
+    }),
+  );
+  return names[0] ?? '';
 }
 
-/** Whether the focused element in `frame` draws a visible outline (the focus ring). */
+/** Whether the focused element in `frame` draws a visible outline (the focus ring); false when nothing has the focus. */
 export async function focusRingVisible(frame: FrameLocator): Promise<boolean> {
-  return frame.locator(':focus').evaluate((el: unknown) => {
-    const style = getComputedStyle(el);
-    return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-  });
+  const rings = await frame.locator(':focus').evaluateAll((elements: unknown[]) =>
+    elements.map((el) => {
+      const style = getComputedStyle(el);
+      return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    }),
+  );
+  return rings[0] ?? false;
 }
 
 /**
