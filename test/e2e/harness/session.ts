@@ -19,8 +19,7 @@ export interface WorkbenchSession {
 
 /**
  * Registers mocha hooks on the enclosing `describe`: `before` starts code-server with `options()` (called then, so it
- * may use what earlier hooks made, like a fake service's URL), a browser and the workbench, and waits until the
- * workbench knows the packaged extension's contributions (see `waitForContributions`); `afterEach` takes a
+ * may use what earlier hooks made, like a fake service's URL), a browser and the workbench; `afterEach` takes a
  * screenshot of a failed test; `after` closes everything.
  */
 export function useWorkbench(name: string, options: () => Omit<CodeServerOptions, 'name'>): WorkbenchSession {
