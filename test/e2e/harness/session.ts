@@ -59,27 +59,16 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
     this.timeout(180_000);
     const chosen = options();
     withExtension = chosen.vsix !== undefined;
-    // The browser and its page start while code-server does (each takes a second or more on this machine); `after`
-    // closes whichever came.
-    const [started, opened] = await Promise.allSettled([startCodeServer({ name, ...chosen }), openBrowser(name)]);
-    server = started.status === 'fulfilled' ? started.value : undefined;
-    if (opened.status === 'fulfilled') {
-      ({ browser, page } = opened.value);
-    }
-    for (const result of [started, opened]) {
-      if (result.status === 'rejected') {
-        throw result.reason instanceof Error ? result.reason : new Error(String(result.reason));
-      }
-    }
-    const url = required(server, 'server').workbenchUrl();
-    const first = required(page, 'page');
+    server = await startCodeServer({ name, ...chosen });
+    browser = await launchBrowser(name);
+    page = await newPage(browser, name);
     try {
-      await openWorkbench(first, url);
+      await openWorkbench(page, server.workbenchUrl());
       if (withExtension) {
-        await waitForContributions(first);
+        await waitForContributions(page);
       }
     } catch (error) {
-      await screenshot(first, `${name}-open-workbench`).catch(() => undefined);
+      await screenshot(page, `${name}-open-workbench`).catch(() => undefined);
       throw error;
     }
   });
@@ -89,17 +78,6 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
     await close();
   });
   return session;
-}
-
-/** A browser and its first page; the browser is closed when the page cannot be made. */
-async function openBrowser(name: string): Promise<{ browser: Browser; page: Page }> {
-  const browser = await launchBrowser(name);
-  try {
-    return { browser, page: await newPage(browser, name) };
-  } catch (error) {
-    await browser.close().catch(() => undefined);
-    throw error;
-  }
 }
 
 function required<T>(value: T | undefined, what: string): T {
