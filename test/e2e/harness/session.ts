@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage } from './browser';
 import { startCodeServer, type CodeServer, type CodeServerOptions } from './codeServer';
-import { openWorkbench, screenshot, screenshotOnFailure, waitForContributions } from './workbench';
+import { openWorkbench, screenshot, screenshotOnFailure } from './workbench';
 
 /** One code-server, one browser and one workbench page, shared by the tests of one file. */
 export interface WorkbenchSession {
@@ -26,7 +26,6 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
-  let withExtension = false;
   const close = async (): Promise<void> => {
     const [b, s] = [browser, server];
     browser = undefined;
@@ -47,9 +46,6 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
     async openAnotherWindow() {
       const other = await required(page, 'page').context().newPage();
       await openWorkbench(other, required(server, 'server').workbenchUrl());
-      if (withExtension) {
-        await waitForContributions(other);
-      }
       return other;
     },
     close,
@@ -57,16 +53,11 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
 
   before(async function () {
     this.timeout(180_000);
-    const chosen = options();
-    withExtension = chosen.vsix !== undefined;
-    server = await startCodeServer({ name, ...chosen });
+    server = await startCodeServer({ name, ...options() });
     browser = await launchBrowser(name);
     page = await newPage(browser, name);
     try {
       await openWorkbench(page, server.workbenchUrl());
-      if (withExtension) {
-        await waitForContributions(page);
-      }
     } catch (error) {
       await screenshot(page, `${name}-open-workbench`).catch(() => undefined);
       throw error;

@@ -16,17 +16,6 @@ export async function openWorkbench(page: Page, url: string, timeoutMs = 60_000)
 }
 
 /**
- * Waits until the workbench knows the installed extension's contributions (its activity-bar entry shows; the palette
- * lists its commands from then on). This activates nothing. A palette opened before lists none of its commands.
- */
-export async function waitForContributions(page: Page, timeoutMs = 60_000): Promise<void> {
-  await page
-    .locator('.part.activitybar [aria-label^="ALPHA & AXO"]')
-    .first()
-    .waitFor({ state: 'attached', timeout: timeoutMs });
-}
-
-/**
  * Runs a command from the palette by its full title ("ALPHA & AXO: Test Connection"). Extension commands appear
  * a few seconds after the workbench loads, and the widget may still be closing from a previous input: when the row
  * is missing (see {@link commandListed}) or the palette did not take the text, close the palette and try again.
