@@ -33,7 +33,8 @@ describe('the growth test (test/support/growth.ts)', function () {
     const growth = assertGrowth('linear', make, linear, { n: 400_000 });
     assert.ok(growth.largeMs > 25, `linear work took ${growth.largeMs} ms at 8n: too little to judge its growth`);
     // n = 2,000 (3.6 ms at n, 239 ms at 8n here): at 1,000 (0.75 and 59 ms) it once did not fail in a full run; a
-    // millisecond of another thread's work, which the process's CPU time counts, halves the growth of so short a run.
+    // millisecond more at n (another thread's work, say, which the process's CPU time counts) takes so short a run's
+    // growth under the bound.
     assert.throws(
       () => assertGrowth('quadratic', make, quadratic, { n: 2_000, maxMs: 60_000 }),
       /quadratic: .* ms at n=2000, .* ms at 8n: grew \d+(\.\d)? times \(at most 32\)/,
