@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ConsoleMessage, Dialog, FrameLocator, Locator, Page } from 'playwright-core';
 import { filesUnder } from '../harness/paths';
-import { chatFrame, poll, runCommand } from '../harness/workbench';
+import { chatFrame, poll, runCommand, waitForToast } from '../harness/workbench';
 
 /** The chat webview after opening it from the palette (it is found by its "Message ALPHA" textbox). */
 export async function openChat(page: Page): Promise<FrameLocator> {
@@ -186,4 +186,13 @@ export async function reloadWindow(page: Page): Promise<void> {
   }
   await page.waitForLoadState('domcontentloaded');
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/**
+ * Waits for the export's notice and returns the file it names: where the extension wrote it, which VS Code's save
+ * dialog may have named otherwise than what was typed (seen once in a full run).
+ */
+export async function exportedFile(page: Page): Promise<{ file: string; notice: string }> {
+  const notice = await waitForToast(page, /Exported the conversation to/);
+  return { file: /Exported the conversation to (.+\.json)\.?$/.exec(notice)?.[1] ?? '', notice };
 }

@@ -10,7 +10,15 @@ import { useWorkbench } from '../harness/session';
 import { fillInputBox, inputBox, poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
 import { AXE_THEMES, runAxe, switchTheme } from './a11yHelpers';
 import { activeEditor, clickNotificationButton, waitForEditorText } from './assistHelpers';
-import { conversationFiles, openChat, reloadWindow, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
+import {
+  conversationFiles,
+  exportedFile,
+  openChat,
+  reloadWindow,
+  replies,
+  sendPrompt,
+  waitForReplyEnd,
+} from './chatHelpers';
 
 /*
  * ALPHA's tools in our chat, through the real UI against the fake's scripted agent: the prompt's
@@ -168,9 +176,8 @@ describe('ALPHA’s tools in the chat: steps, rules and review', function () {
     const input = await inputBox(page);
     await poll(async () => (await input.inputValue()).endsWith('.json'), 15_000, 'the save dialog proposed no name');
     await input.press('Enter');
-    const exported = await waitForToast(page, /Exported the conversation to/);
-    const target = /Exported the conversation to (.+\.json)\.?/.exec(exported)?.[1] ?? '';
-    assert.ok(fs.existsSync(target), `the file was written: ${exported}`);
+    const { file: target, notice } = await exportedFile(page);
+    assert.ok(fs.existsSync(target), `the file was written: ${notice}`);
     await runCommand(page, 'ALPHA: Import Conversation…');
     await fillInputBox(page, target);
     await waitForToast(page, /Imported “/);

@@ -11,6 +11,7 @@ import { useWorkbench } from '../harness/session';
 import { fillInputBox, poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
 import {
   conversationFiles,
+  exportedFile,
   openChat,
   prompts,
   reloadWindow,
@@ -207,9 +208,8 @@ describe('Prompt queue: send while a reply streams', function () {
     await fillInputBox(session.page, path.join(session.server.workspaceDir, `${marker}.json`));
     // The file is where the extension says it wrote it (as chatTools.test reads it): once in a full run, VS Code's
     // file dialog took another name in the workspace than the one typed, and the file was not at the typed path.
-    const exported = await waitForToast(session.page, /Exported the conversation to/);
-    const target = /Exported the conversation to (.+\.json)\.?$/.exec(exported)?.[1] ?? '';
-    assert.equal(path.dirname(target), session.server.workspaceDir, `written in the workspace: ${exported}`);
+    const { file: target, notice } = await exportedFile(session.page);
+    assert.equal(path.dirname(target), session.server.workspaceDir, `written in the workspace: ${notice}`);
     assert.ok(fs.existsSync(target), 'the file was written');
     await runCommand(session.page, 'ALPHA: Import Conversation…');
     await fillInputBox(session.page, target);
