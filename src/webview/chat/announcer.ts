@@ -17,6 +17,8 @@ export class Announcer {
   private readonly steps = new StepAnnouncements();
   /** The steps said in this frame: two that start together are said together rather than the first cut off. */
   private stepTexts: string[] = [];
+  /** What a region says in the next frame (see say). */
+  private readonly waiting = new Map<HTMLElement, string>();
 
   /** `alphaAxo.chat.announceReplies`. */
   setMode(mode: AnnounceMode): void {
@@ -68,9 +70,24 @@ export class Announcer {
     this.say(this.polite, text);
   }
 
+  /**
+   * A changed text is what makes screen readers speak: a new text is set at once; the same text again is cleared
+   * and set in the next frame, so that it is said again (and a text said while one waits for that frame waits too,
+   * so the frame does not put the older one back).
+   */
   private say(region: HTMLElement, text: string): void {
+    const waiting = this.waiting.has(region);
+    if (!waiting && region.textContent !== text) {
+      region.textContent = text;
+      return;
+    }
     region.textContent = '';
-    // A changed text is what makes screen readers speak; clearing first repeats an identical announcement.
-    requestAnimationFrame(() => (region.textContent = text));
+    this.waiting.set(region, text);
+    if (!waiting) {
+      requestAnimationFrame(() => {
+        region.textContent = this.waiting.get(region) ?? '';
+        this.waiting.delete(region);
+      });
+    }
   }
 }

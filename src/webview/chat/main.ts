@@ -11,7 +11,7 @@ import { installPageEvents, showImage } from './pageEvents';
 import { editPrompt } from './composer/promptEdit';
 import { welcome } from './panels/welcome';
 import { Composer, type DraftStore } from './composer/composer';
-import { h, iconButton } from '../shared/dom';
+import { h, iconButton, setTextAndTooltip } from '../shared/dom';
 import { FindBar } from './panels/findBar';
 import { markdownMayHold } from './panels/markdownMatch';
 import { HistoryPanel } from './panels/historyPanel';
@@ -380,8 +380,8 @@ class ChatApp {
   }
 
   private setTitle(title: string | undefined): void {
-    this.title.textContent = title || l10n.t('New conversation');
-    this.title.title = this.title.textContent;
+    // Every list the host sends names the conversation shown: the same title again changes nothing on the page.
+    setTextAndTooltip(this.title, title || l10n.t('New conversation'));
   }
 }
 

@@ -32,6 +32,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** Shows `text` in `element` and as its tooltip; an element that shows it already is left as it is (no change drawn). */
+export function setTextAndTooltip(element: HTMLElement, text: string): void {
+  if (element.textContent !== text || element.title !== text) {
+    element.textContent = text;
+    element.title = text;
+  }
+}
+
 /** A codicon (decorative). */
 export function icon(name: string, spin = false): HTMLElement {
   return h('span', { class: `codicon codicon-${name}${spin ? ' codicon-modifier-spin' : ''}`, 'aria-hidden': 'true' });

@@ -187,6 +187,56 @@ describe('Chat page: streamed Markdown ends as the whole reply renders', functio
     );
   });
 
+  it("a streamed reply's end is decorated in the frame that draws it, not when the page is next idle", async () => {
+    // 20 blocks (two chunks, neither shown yet) ending with code, posted with chat/done in one go: the reply ends in
+    // chat/done's task. Then a reply whose last 20 KB come with chat/done: its end is drawn over frames.
+    const code = (i: number) => `\`\`\`ts\nconst value${i} = compute(${i});\n\`\`\``;
+    const short = Array.from({ length: 20 }, (_, i) => (i % 4 === 3 ? code(i) : `Paragraph ${i}.`)).join('\n\n');
+    const long = Array.from({ length: 2000 }, (_, i) => (i % 4 === 3 ? code(i) : `Paragraph ${i} of a long one.`));
+    const seen = (await page.evaluate(`(async (replies) => {
+      const post = (message) => window.postMessage(message, '*');
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      const budget = { usedTokens: 0, limitTokens: 200000 };
+      const seen = [];
+      for (const [n, [first, rest]] of replies.entries()) {
+        post({ type: 'chat/state', state: { conversationId: 'end-' + n, title: 'End', messages: [], conversations: [],
+          models: [], model: 'alpha', pendingContext: [], budget, hasSelection: false } });
+        const user = { id: 'eu' + n, role: 'user', content: 'Code', createdAt: 1 };
+        post({ type: 'chat/started', requestId: 70 + n, user, conversations: [], budget,
+          reply: { id: 'ea' + n, role: 'assistant', content: '', createdAt: 2, status: 'streaming' } });
+        if (first) {
+          post({ type: 'chat/delta', requestId: 70 + n, text: first });
+          for (let i = 0; i < 3; i++) await frame();
+        }
+        post({ type: 'chat/delta', requestId: 70 + n, text: rest });
+        post({ type: 'chat/done', requestId: 70 + n, status: 'done' });
+        const reply = () => document.querySelector('main.log article[data-id="ea' + n + '"]');
+        // Every frame until the reply's live block is gone: then its last code block has its toolbar.
+        let frames = 0;
+        while (!reply() || reply().querySelector('.live-block')) {
+          if (++frames > 600) throw new Error('reply ' + n + ' did not end');
+          await frame();
+        }
+        const blocks = reply().querySelectorAll('.content .code-block');
+        const last = blocks[blocks.length - 1];
+        seen.push({ frames, blocks: blocks.length, decorated: !!last && !last.classList.contains('bare') &&
+          !!last.querySelector('.code-toolbar button[data-code-action="copy"]') && !!last.querySelector('.hljs-keyword') });
+      }
+      return seen;
+    })(${JSON.stringify([
+      ['', short],
+      [long.slice(0, 400).join('\n\n') + '\n\n', long.slice(400).join('\n\n')],
+    ])})`)) as { frames: number; blocks: number; decorated: boolean }[];
+    assert.equal(seen[0].blocks, 5);
+    assert.equal(seen[1].blocks, 500);
+    assert.ok(seen[1].frames > 1, `the long end was drawn in ${seen[1].frames} frame(s), not over several`);
+    assert.deepEqual(
+      seen.map((s) => s.decorated),
+      [true, true],
+      'the last code block of each reply is highlighted and has its toolbar when the reply is drawn to its end',
+    );
+  });
+
   it('lets through only the MathML Temml emits, with no inline style, and names each formula by its TeX', async () => {
     await streamExample(mathReply(), 7, 20_000);
     const drawn = (await page.evaluate(DRAWN_MATH)) as {

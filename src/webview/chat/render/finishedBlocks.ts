@@ -156,10 +156,23 @@ export class FinishedBlocks {
     }
   }
 
-  /** The reply ended: chunks drawn with a definition that was still being written are drawn again. */
+  /**
+   * The reply ended: chunks drawn with a definition that was still being written are drawn again, and the chunks at
+   * its end are decorated now. While it streamed, a chunk waited for an idle moment so that those streaming past were
+   * not highlighted; nothing streams past now, and the reader is looking at its last chunk: waiting for idle (after
+   * the page's other messages and a frame) put the reply's last change tens of milliseconds after its end.
+   */
   settle(): void {
     for (const chunk of this.late.unsettled()) {
       this.redraw(chunk);
+    }
+    // The last two sections: the view's end may show the one before the last (the last may hold one short chunk).
+    for (const section of [...this.sections.values()].slice(-2)) {
+      for (const chunk of section.chunks) {
+        if (chunk === this.chunk || this.shown.has(chunk.element)) {
+          this.decorateShown(chunk.element, true);
+        }
+      }
     }
   }
 
@@ -228,11 +241,12 @@ export class FinishedBlocks {
   }
 
   /**
-   * Decorates a chunk (code highlighted, toolbars) once the page is idle, if it is still shown then: while a fast
-   * reply streams past, the chunks scrolled through are not highlighted for a moment each, only those that stay.
+   * Decorates a chunk (code highlighted, toolbars) once the page is idle, if it is still shown then (or `now`, as the
+   * reply ends): while a fast reply streams past, the chunks scrolled through are not highlighted for a moment each,
+   * only those that stay.
    */
-  private decorateShown(chunk: HTMLElement): void {
-    if (this.shown.has(chunk) && chunk.classList.contains(CLASS.plain)) {
+  private decorateShown(chunk: HTMLElement, now = false): void {
+    if ((now || this.shown.has(chunk)) && chunk.classList.contains(CLASS.plain)) {
       chunk.classList.remove(CLASS.plain);
       this.decorate(chunk, 'final');
     }
