@@ -194,7 +194,15 @@ export async function openWorkspaceFile(page: Page, name: string): Promise<void>
       break;
     } catch (error) {
       if (Date.now() > deadline) {
-        throw new Error(`could not open ${name}`, { cause: error });
+        // What the workbench showed instead, for the failure's message: each group's tabs (* active), the focus.
+        const seen = await page.evaluate(`(() => {
+          const groups = Array.from(document.querySelectorAll('.editor-group-container'), (g) =>
+            (g.classList.contains('active') ? 'active ' : '') + '[' + Array.from(g.querySelectorAll('.tab'),
+              (t) => (t.classList.contains('active') ? '*' : '') + t.getAttribute('aria-label')).join(' | ') + ']');
+          const f = document.activeElement;
+          return groups.join(' ; ') + '; focus: ' + (f ? f.tagName + '.' + f.className : 'none');
+        })()`);
+        throw new Error(`could not open ${name}; groups: ${String(seen)}`, { cause: error });
       }
       if (await input.isVisible()) {
         await input.press('Escape');
