@@ -237,13 +237,14 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
     // The base URL set in the User settings (where the step's link leads) reaches this remote window.
     await setInSettingsEditor(page, session.server.userDataDir, 'alphaAxo.baseUrl', service().url);
     await waitDone('baseUrl');
-    // The walkthrough redraws as a step turns done and may take the focus late, closing the key's input box before
-    // it is typed into (seen once in a CI-like run): run the command again then (setting a key twice is harmless).
-    const enterKey = async (command: string, key: string) => {
+    // The walkthrough redraws as a step turns done and may take the focus late, closing a command's input box before
+    // it is typed into (seen once in a CI-like run with a key, once in a full run with the article's title): run the
+    // command again then (setting a key twice, or opening an article once it is typed, is harmless).
+    const runWithInput = async (command: string, text: string) => {
       for (let attempt = 1; ; attempt++) {
         try {
           await runCommand(page, command);
-          await fillInputBox(page, key);
+          await fillInputBox(page, text);
           return;
         } catch (error) {
           if (attempt === 3) {
@@ -252,9 +253,9 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
         }
       }
     };
-    await enterKey('ALPHA: Set Chat API Key', chatKey);
+    await runWithInput('ALPHA: Set Chat API Key', chatKey);
     await waitDone('chatKey');
-    await enterKey('AXO: Set Encyclopedia API Key', axoKey);
+    await runWithInput('AXO: Set Encyclopedia API Key', axoKey);
     await waitDone('encyclopediaKey');
     await clearNotifications(page);
     await runCommand(page, 'ALPHA & AXO: Test Connection');
@@ -264,8 +265,7 @@ describe('Finish: activation time, walkthrough, status bar, workspace settings, 
     await runCommand(page, 'ALPHA: Open Chat');
     await chatFrame(page);
     await waitDone('openChat');
-    await runCommand(page, 'AXO: Open Article…');
-    await fillInputBox(page, 'TypeScript');
+    await runWithInput('AXO: Open Article…', 'TypeScript');
     await waitDone('lookUp');
     for (const id of STEPS) {
       assert.equal(await done(id), true, `the step "${id}" is not done`);
