@@ -157,14 +157,18 @@ export class FinishedBlocks {
   }
 
   /**
-   * The reply ended: chunks drawn with a definition that was still being written are drawn again, and the chunks at
-   * its end are decorated now. While it streamed, a chunk waited for an idle moment so that those streaming past were
-   * not highlighted; nothing streams past now, and the reader is looking at its last chunk: waiting for idle (after
-   * the page's other messages and a frame) put the reply's last change tens of milliseconds after its end.
+   * The reply ended: chunks drawn with a definition that was still being written are drawn again, and, when it
+   * `streamed`, the chunks at its end are decorated now. While it streamed, a chunk waited for an idle moment so that
+   * those streaming past were not highlighted; nothing streams past now, and the reader is looking at its last chunk:
+   * waiting for idle (after the page's other messages and a frame) put the reply's last change tens of milliseconds
+   * after its end. A long reply drawn from history keeps waiting until its chunks are shown.
    */
-  settle(): void {
+  settle(streamed: boolean): void {
     for (const chunk of this.late.unsettled()) {
       this.redraw(chunk);
+    }
+    if (!streamed) {
+      return;
     }
     // The last two sections: the view's end may show the one before the last (the last may hold one short chunk).
     for (const section of [...this.sections.values()].slice(-2)) {

@@ -45,6 +45,8 @@ export class StreamRenderer {
   private tail = '';
   /** A `\r` at the end of a delta, kept until the next one shows whether a `\n` follows. */
   private heldCr = false;
+  /** A delta came since the last reset: the reply is being streamed, not drawn from history. */
+  private streamed = false;
   /** The finished blocks' link definitions. */
   private links: LinkMap = newLinkMap();
   private frame = 0;
@@ -86,6 +88,7 @@ export class StreamRenderer {
 
   /** Sets the text that already arrived (a page drawn mid-stream) and renders it on the next frame. */
   reset(text: string): void {
+    this.streamed = false;
     this.head = '';
     this.tail = normaliseNewlines(text);
     this.ending = false;
@@ -98,6 +101,7 @@ export class StreamRenderer {
 
   /** Adds a delta; it is drawn on the next animation frame together with any others that arrive before it. */
   append(delta: string): void {
+    this.streamed = true;
     let piece = this.heldCr ? `\r${delta}` : delta;
     this.heldCr = piece.endsWith('\r');
     if (this.heldCr) {
@@ -134,8 +138,9 @@ export class StreamRenderer {
     this.head += tail;
     this.tail = '';
     this.appendFinished(tokens, tokens.links);
-    // Every definition is final now: blocks drawn with one that was still being written are drawn again.
-    this.finished.settle();
+    // Every definition is final now: blocks drawn with one that was still being written are drawn again; the end of
+    // a reply that streamed, which the reader is looking at, is decorated now.
+    this.finished.settle(this.streamed);
     this.liveEl.remove();
     this.onRendered();
   }
