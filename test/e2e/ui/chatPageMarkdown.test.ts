@@ -219,14 +219,17 @@ describe('Chat page: streamed Markdown ends as the whole reply renders', functio
         }
         const blocks = reply().querySelectorAll('.content .code-block');
         const last = blocks[blocks.length - 1];
-        seen.push({ frames, blocks: blocks.length, decorated: !!last && !last.classList.contains('bare') &&
+        // And no code left plain in its last two chunks (the end's last frame may add several at once).
+        const chunks = [...reply().querySelectorAll('.content .chunk')].slice(-2);
+        const bare = chunks.reduce((n, c) => n + c.querySelectorAll('.code-block.bare').length, 0);
+        seen.push({ frames, blocks: blocks.length, bare, decorated: !!last && !last.classList.contains('bare') &&
           !!last.querySelector('.code-toolbar button[data-code-action="copy"]') && !!last.querySelector('.hljs-keyword') });
       }
       return seen;
     })(${JSON.stringify([
       ['', short],
       [long.slice(0, 400).join('\n\n') + '\n\n', long.slice(400).join('\n\n')],
-    ])})`)) as { frames: number; blocks: number; decorated: boolean }[];
+    ])})`)) as { frames: number; blocks: number; bare: number; decorated: boolean }[];
     assert.equal(seen[0].blocks, 5);
     assert.equal(seen[1].blocks, 500);
     assert.ok(seen[1].frames > 1, `the long end was drawn in ${seen[1].frames} frame(s), not over several`);
@@ -234,6 +237,11 @@ describe('Chat page: streamed Markdown ends as the whole reply renders', functio
       seen.map((s) => s.decorated),
       [true, true],
       'the last code block of each reply is highlighted and has its toolbar when the reply is drawn to its end',
+    );
+    assert.deepEqual(
+      seen.map((s) => s.bare),
+      [0, 0],
+      "no code block of a reply's last two chunks is left plain when the reply is drawn to its end",
     );
   });
 

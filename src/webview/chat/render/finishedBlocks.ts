@@ -16,6 +16,8 @@ export type Decorate = (piece: DocumentFragment | HTMLElement, stage: DecorateSt
 const BLOCKS_PER_CHUNK = 16;
 /** Chunks are grouped in sections of this many, which the page skips as a whole and may put to sleep. */
 const CHUNKS_PER_SECTION = 16;
+/** As a streamed reply ends, its last this many chunks are decorated at once (about a screen of blocks or more). */
+const END_CHUNKS = 4;
 /**
  * Sections sleep only in a reply longer than this (about 60,000 elements drawn): in a shorter one every block stays
  * on the page, where find-in-page and screen readers reach it.
@@ -170,14 +172,15 @@ export class FinishedBlocks {
     if (!streamed) {
       return;
     }
-    // The last two sections: the view's end may show the one before the last (the last may hold one short chunk).
-    for (const section of [...this.sections.values()].slice(-2)) {
-      for (const chunk of section.chunks) {
-        if (chunk === this.chunk || this.shown.has(chunk.element)) {
-          this.decorateShown(chunk.element, true);
-        }
+    // The chunks of its last two sections that the page shows (the last may hold one short chunk), and its last
+    // END_CHUNKS chunks, shown or not yet: the end's final frame may have added several, which the page has not
+    // told about yet, and the view follows the end.
+    const chunks = [...this.sections.values()].slice(-2).flatMap((section) => section.chunks);
+    chunks.forEach((chunk, i) => {
+      if (i >= chunks.length - END_CHUNKS || this.shown.has(chunk.element)) {
+        this.decorateShown(chunk.element, true);
       }
-    }
+    });
   }
 
   /**
