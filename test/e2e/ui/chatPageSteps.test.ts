@@ -211,6 +211,40 @@ describe('Chat page: a reply’s steps and what ALPHA may use', function () {
     );
   });
 
+  it('says a new announcement at once, the same one again a frame later, and the last of two said in one frame', async () => {
+    const said = (await page.evaluate(`(async () => {
+      const region = document.querySelector('.announcer');
+      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      // What the region holds right after the page handled each message (this listener runs after the page's own).
+      const held = [];
+      const listen = (e) => { if (e.data && e.data.type === 'ui/announce') held.push(region.textContent); };
+      window.addEventListener('message', listen);
+      const announce = (text) => window.postMessage({ type: 'ui/announce', text }, '*');
+      const until = async (done) => { for (let i = 0; i < 200 && !done(); i++) await frame(); };
+      await frame();
+      window.__said.length = 0;
+      announce('Copied one');
+      await until(() => held.length === 1);
+      announce('Copied one');
+      await until(() => held.length === 2);
+      await until(() => region.textContent === 'Copied one');
+      await frame();
+      // Both in the task queue before the next frame: the same text (which waits for a frame), then a new one.
+      announce('Copied one');
+      announce('Inserted');
+      await until(() => held.length === 4);
+      await frame();
+      await frame();
+      window.removeEventListener('message', listen);
+      return { held, said: window.__said.slice(), now: region.textContent };
+    })()`)) as { held: string[]; said: string[]; now: string };
+    assert.equal(said.held[0], 'Copied one', 'a new text is in the region in the task that said it');
+    assert.equal(said.held[1], '', 'the same text again is cleared first');
+    assert.deepEqual(said.said.slice(0, 2), ['Copied one', 'Copied one'], 'the same text is said again');
+    assert.equal(said.now, 'Inserted', 'the frame puts the latest text in, not the one that waited before it');
+    assert.equal(said.said.at(-1), 'Inserted');
+  });
+
   it('has no serious accessibility fault with steps on the page, one of them open', async () => {
     // The bare page has no theme's colours (contrast in the three themes is the UI suite's: accessibility.test.ts),
     // and none of the title and language the host writes into the real one (webviewHtml): those rules are off.
