@@ -231,9 +231,10 @@ class ChatApp {
       this.elements.set(m.id, element);
       return element.article;
     };
+    const forget = (m: MessageView) => (this.elements.get(m.id)?.renderer?.dispose(), this.elements.delete(m.id));
     // After any message still on its way out (discard.ts), before the streaming reply.
     const cut = drawRecent(this.log, shown, draw, streamed?.article ?? null);
-    this.olderMessages = new OlderMessages(this.log, shown.slice(0, cut), draw, this.older.pending > 0);
+    this.olderMessages = new OlderMessages(this.log, shown.slice(0, cut), { draw, forget }, this.older.pending > 0);
     placeCompactionMarker(this.log, state.compaction, this.post);
     if (state.messages.length === 0) {
       this.log.append(welcome());
@@ -260,12 +261,12 @@ class ChatApp {
   }
 
   /**
-   * Draws what find must search that is not on the page: the older messages still waiting for an idle moment, and
-   * the sleeping sections of long replies whose Markdown may hold `query` (lower case).
+   * Draws what find must search that is not on the page: the older messages still waiting for an idle moment, and,
+   * of those asleep, the slices of older messages and the sections of long replies that may hold `query` (lower case).
    */
   private async reveal(query: string): Promise<void> {
     await this.olderMessages?.done;
-    this.olderMessages?.asleep.wakeAll();
+    await this.olderMessages?.wakeWhere((m) => !!m.steps?.length || markdownMayHold(m.content, query));
     for (const element of this.elements.values()) {
       element.renderer?.wakeWhere((markdown) => markdownMayHold(markdown, query));
     }
@@ -284,8 +285,9 @@ class ChatApp {
       return;
     }
     const focus = () => {
-      const article = this.elements.get(message()?.id ?? '')?.article;
-      return focusSwitched(article && (this.olderMessages?.asleep.wakeHolding(article), article), step, this.scroller);
+      const view = message();
+      this.olderMessages?.wakeHolding(view);
+      return focusSwitched(this.elements.get(view?.id ?? '')?.article, step, this.scroller);
     };
     if (!focus()) {
       void this.olderMessages?.done.then(focus);
@@ -320,10 +322,7 @@ class ChatApp {
     return element;
   }
 
-  /**
-   * A step of the streaming reply began or changed: drawn in its place in the reply (an update replaces it), its
-   * sources join the reply's list, and a new one is announced once.
-   */
+  /** A streaming reply's step began or changed: drawn in place (an update replaces it), sources listed, told once. */
   private showStep(message: Extract<HostToWebview, { type: 'chat/step' }>): void {
     const streaming = this.streaming;
     if (!streaming || streaming.requestId !== message.requestId) {

@@ -96,7 +96,7 @@ async function drawConversation(messages: MessageView[]): Promise<SwitchTimes> {
   const cut = drawRecent(log, messages, draw);
   log.scrollTop = log.scrollHeight; // forces layout, as showing the end does
   const visibleMs = performance.now() - start;
-  const older = new OlderMessages(log, messages.slice(0, cut), draw);
+  const older = new OlderMessages(log, messages.slice(0, cut), { draw });
   await older.done;
   void log.scrollHeight;
   return { visibleMs, allMs: performance.now() - start, articles: log.querySelectorAll('article').length };

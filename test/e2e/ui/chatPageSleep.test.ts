@@ -115,6 +115,75 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
     assert.ok(Math.abs(after - height) < 2, `the log's height went from ${height} to ${after} px`);
   });
 
+  it("lets go of a sleeping slice's messages and draws them again, the same messages at the same height, when it wakes", async () => {
+    // A slice in the middle, shown (so awake), its messages noted; then the view goes to the end and it sleeps.
+    const before = (await page.evaluate(`(async () => {
+      const slices = [...document.querySelectorAll('main.log > .older-messages')];
+      const slice = (window.__middle = slices[Math.floor(slices.length / 2)]);
+      slice.scrollIntoView();
+      while (slice.childElementCount === 0) await ${TWO_FRAMES};
+      window.__oldArticle = slice.querySelector('article');
+      const log = document.querySelector('main.log');
+      const result = { ids: [...slice.querySelectorAll('article')].map((a) => a.getAttribute('data-id')),
+        text: window.__oldArticle.querySelector('.content').textContent, height: slice.getBoundingClientRect().height };
+      log.scrollTop = log.scrollHeight;
+      return result;
+    })()`)) as { ids: string[]; text: string; height: number };
+    await page.waitForFunction('window.__middle.childElementCount === 0', undefined, { timeout: 30_000, polling: 50 });
+    assert.equal(await page.evaluate('window.__oldArticle.isConnected'), false);
+    assert.ok(before.ids.length > 0, 'the slice held messages');
+    const after = (await page.evaluate(`(async () => {
+      const slice = window.__middle;
+      const height = slice.getBoundingClientRect().height;
+      slice.scrollIntoView();
+      while (slice.childElementCount === 0) await ${TWO_FRAMES};
+      const first = slice.querySelector('article');
+      return { ids: [...slice.querySelectorAll('article')].map((a) => a.getAttribute('data-id')), asleepHeight: height,
+        text: first.querySelector('.content').textContent, same: first === window.__oldArticle,
+        height: slice.getBoundingClientRect().height };
+    })()`)) as { ids: string[]; text: string; same: boolean; height: number; asleepHeight: number };
+    assert.equal(after.same, false, 'the messages were drawn again, not kept');
+    assert.deepEqual(after.ids, before.ids);
+    assert.equal(after.text, before.text);
+    assert.ok(
+      Math.abs(after.asleepHeight - before.height) < 1,
+      `asleep ${after.asleepHeight} px, was ${before.height}`,
+    );
+    assert.ok(Math.abs(after.height - before.height) < 1, `drawn again ${after.height} px, was ${before.height}`);
+  });
+
+  it('keeps the elements of a sleeping slice that holds an edit in progress: the words typed are still there', async () => {
+    const id = (await page.evaluate(`(async () => {
+      const slice = window.__middle;
+      slice.scrollIntoView();
+      while (slice.childElementCount === 0) await ${TWO_FRAMES};
+      const prompt = slice.querySelector('article.user');
+      prompt.querySelector('button[aria-label="Edit and resend"]').click();
+      return prompt.getAttribute('data-id');
+    })()`)) as string;
+    const box = page.getByRole('textbox', { name: 'Edit message' });
+    await box.fill('A draft the user is still writing');
+    // The focus and the selection leave the edit (a slice holding either is never skipped, so never sleeps), and the
+    // view goes to the end.
+    await page.locator('main.log').focus();
+    await page.evaluate(`(() => {
+      window.__box = document.querySelector('textarea.edit-box');
+      getSelection().removeAllRanges();
+      const log = document.querySelector('main.log');
+      log.scrollTop = log.scrollHeight;
+    })()`);
+    await page.waitForFunction('window.__middle.childElementCount === 0', undefined, { timeout: 30_000, polling: 50 });
+    const woken = (await page.evaluate(`(async () => {
+      const slice = window.__middle;
+      slice.scrollIntoView();
+      while (slice.childElementCount === 0) await ${TWO_FRAMES};
+      const box = slice.querySelector('article[data-id="${id}"] textarea.edit-box');
+      return { same: box === window.__box, value: box?.value };
+    })()`)) as { same: boolean; value: string };
+    assert.deepEqual(woken, { same: true, value: 'A draft the user is still writing' });
+    await box.press('Escape');
+  });
+
   it('wakes each slice as it nears the view: scrolling up to the first message moves what is read by exactly the scroll', async () => {
     const result = (await page.evaluate(`(async () => {
       const log = document.querySelector('main.log');
@@ -187,7 +256,8 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
     await page.keyboard.press('Control+F');
     const input = page.getByRole('textbox', { name: 'Find in conversation' });
     await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await page.keyboard.type(RARE);
+    // At once (typed, each letter would wake the slices its prefix may be in, until the next letter came).
+    await input.fill(RARE);
     await page.waitForFunction(`document.querySelector('.find-bar .find-count')?.textContent === '1 of 1'`, undefined, {
       timeout: 30_000,
       polling: 50,
@@ -200,6 +270,9 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
         in: range.startContainer.parentElement.closest('article').getAttribute('data-id') };
     })()`)) as { text: string; inView: boolean; in: string };
     assert.deepEqual(current, { text: RARE, inView: true, in: 'a7' });
+    // Only the slices whose messages may hold the text woke (each one woken is drawn again from its messages).
+    const state = (await page.evaluate(SLICES)) as Slices;
+    assert.ok(state.asleep > state.slices / 2, `${state.asleep} of ${state.slices} slices still sleep`);
     // While the bar is open nothing sleeps: the match stays on the page.
     await page.evaluate(
       `(() => { const log = document.querySelector('main.log'); log.scrollTop = log.scrollHeight; })()`,

@@ -2,6 +2,16 @@ import { CLASS } from './classNames';
 import { afterFrame, whenIdle, type Schedule } from './schedule';
 import { SLEEP_AFTER_MESSAGES, SleepingSlices } from './sleepingSlices';
 
+/** How older messages are drawn, and (when given) how a message drawn earlier is let go of. */
+export interface Drawing<T> {
+  draw(item: T): HTMLElement;
+  /**
+   * A message left the page for good (its slice sleeps; see SleepingSlices): whatever holds its element lets go.
+   * With it, a sleeping slice's messages are dropped and drawn again when it wakes; without it, they are kept.
+   */
+  forget?(item: T): void;
+}
+
 /** At most this many of the newest messages are drawn at once when a conversation is shown. */
 const RECENT_MESSAGES = 12;
 /**
@@ -66,18 +76,27 @@ export class OlderMessages<T> {
   private carry = 0;
   /** The slices that sleep, and waking them for what looks for their messages in the document. */
   readonly asleep: SleepingSlices;
+  /** The messages each slice holds, in order (a slice asleep is drawn again from them). */
+  private readonly items = new Map<HTMLElement, T[]>();
+  /** Each wakeWhere gets a number: a later one stops an earlier one still waking slices. */
+  private waking = 0;
 
   /** `expecting`: messages older than `older` are still to come (`add`); `done` waits for them. */
   constructor(
     private readonly log: HTMLElement,
     older: readonly T[],
-    private readonly draw: (item: T) => HTMLElement,
+    private readonly drawing: Drawing<T>,
     private expecting = false,
     private readonly schedule: Schedule = whenIdle,
   ) {
     this.older = older;
     this.end = older.length;
-    this.asleep = new SleepingSlices(log, () => this.older.length > SLEEP_AFTER_MESSAGES, schedule);
+    const { draw, forget } = drawing;
+    const redraw = forget && {
+      drop: (slice: HTMLElement) => this.items.get(slice)?.forEach(forget),
+      redraw: (slice: HTMLElement) => (this.items.get(slice) ?? []).map(draw),
+    };
+    this.asleep = new SleepingSlices(log, () => this.older.length > SLEEP_AFTER_MESSAGES, schedule, redraw);
     this.done = new Promise((resolve) => (this.finish = resolve));
     this.next();
   }
@@ -100,7 +119,41 @@ export class OlderMessages<T> {
   cancel(): void {
     this.cancelled = true;
     this.asleep.dispose();
+    this.items.clear();
     this.finish();
+  }
+
+  /**
+   * Wakes the slices holding a message `holds` accepts (find: those that may hold its text), SLICE_BUDGET_MS of work
+   * at a time with the page idle between: a slice whose messages were dropped is drawn again, and `holds` reads every
+   * message. Settles when every one is awake, or when a later call or `cancel` stopped it.
+   */
+  async wakeWhere(holds: (item: T) => boolean): Promise<void> {
+    const run = ++this.waking;
+    const slices = [...this.items.keys()];
+    for (let i = 0; i < slices.length;) {
+      const deadline = performance.now() + SLICE_BUDGET_MS;
+      for (; i < slices.length && performance.now() < deadline; i++) {
+        if (this.asleep.isAsleep(slices[i]) && this.items.get(slices[i])?.some(holds)) {
+          this.asleep.wake(slices[i]);
+        }
+      }
+      if (i < slices.length) {
+        await new Promise<void>((resolve) => this.schedule(resolve));
+        if (run !== this.waking || this.cancelled) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** Wakes the slice holding `item` at once (a message to focus). */
+  wakeHolding(item: T | undefined): void {
+    for (const [slice, items] of this.items) {
+      if (item !== undefined && items.includes(item)) {
+        return this.asleep.wake(slice);
+      }
+    }
   }
 
   private next(): void {
@@ -131,8 +184,9 @@ export class OlderMessages<T> {
     // Newest first, until the slice is full or the task's budget is spent.
     let from = this.end;
     while (from > start && (from === this.end || performance.now() < deadline)) {
-      slice.prepend(this.draw(this.older[--from]));
+      slice.prepend(this.drawing.draw(this.older[--from]));
     }
+    this.items.set(slice, this.older.slice(from, this.end));
     // What the user looks at stays where it is (the browser's scroll anchoring may already have kept it there).
     const anchor = this.log.firstElementChild;
     const before = anchor?.getBoundingClientRect().top ?? 0;

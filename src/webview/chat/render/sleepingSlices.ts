@@ -6,18 +6,41 @@ import { whenIdle, type Schedule } from './schedule';
 export const SLEEP_AFTER_MESSAGES = 1_000;
 
 /**
+ * How a sleeping slice's messages go and come back when they are not kept (see SleepingSlices): dropped, and drawn
+ * again from what they were drawn from.
+ */
+export interface SliceRedraw {
+  /** The slice's messages leave the page for good: whatever holds them lets go. */
+  drop(slice: HTMLElement): void;
+  /** The slice's messages drawn again, in order. */
+  redraw(slice: HTMLElement): HTMLElement[];
+}
+
+/**
+ * What on a message is the user's doing and would not come back if it were drawn again: an open edit box, a step
+ * opened, a loaded image or one loading, a failed image's notice. A slice holding one keeps its elements asleep.
+ */
+const OWN_STATE =
+  'textarea, [aria-expanded="true"], details[open], img.loaded-image, button.load-image:disabled, .notice.inline';
+
+/** A slice's messages while it sleeps: their elements kept whole, or dropped with the placeholder size of each. */
+type Sleeping = DocumentFragment | { sizes: string[] };
+
+/**
  * The slices of older messages far from the view, in a very long conversation: once the page stops drawing one
  * (`content-visibility: auto` skips it) and is idle, its messages leave the document and it keeps its height; when
  * it nears the view again (the page draws it again) they are put back before it is drawn. Skipped elements still
  * count: each later slice's style recalculation took time in proportion to every element in the document (40–44 ms
  * at 188,000 elements, 8 ms at 20,000; bigConversationPage.bench), so scrolling up through thousands of messages made
- * long tasks. The messages' elements are kept whole, not drawn again, so what the page holds for them (its map of
- * elements, a reply's renderer) stays right. What looks for them in the document wakes them first: find (all of
- * them, and none sleeps while it is open: `holdSleep`), Ctrl+Up/Down (the slice beside), a branch switch's focus
- * (the slice holding the message). A slice holding the focus does not sleep.
+ * long tasks. With a `redraw`, a sleeping slice's messages are dropped and drawn again when it wakes, each at the
+ * size it had: kept, their elements were still traced by every collection of the page's heap (its marking steps ran
+ * inside the scroll's frames, which took up to 160 ms); a slice holding something of the user's (OWN_STATE) keeps
+ * them whole, as every slice does without a `redraw`. What looks for them in the document wakes them first: find
+ * (the slices whose messages may hold the text, and none sleeps while it is open: `holdSleep`), Ctrl+Up/Down (the
+ * slice beside), a branch switch's focus (the slice holding the message). A slice holding the focus does not sleep.
  */
 export class SleepingSlices {
-  private readonly asleep = new Map<HTMLElement, DocumentFragment>();
+  private readonly asleep = new Map<HTMLElement, Sleeping>();
   private readonly skipped = new Set<HTMLElement>();
   private readonly onState = (event: Event): void => this.stateChanged(event);
   private sleepingYet = false;
@@ -26,6 +49,7 @@ export class SleepingSlices {
     private readonly log: HTMLElement,
     private readonly sleeps: () => boolean,
     private readonly schedule: Schedule = whenIdle,
+    private readonly redraw?: SliceRedraw,
   ) {
     if (TOLD_WHEN_SHOWN) {
       log.addEventListener('contentvisibilityautostatechange', this.onState, true);
@@ -67,20 +91,9 @@ export class SleepingSlices {
     }
   }
 
-  /** Wakes every slice (find searches the document). */
-  wakeAll(): void {
-    for (const slice of [...this.asleep.keys()]) {
-      this.wake(slice);
-    }
-  }
-
-  /** Wakes the slice that holds `node` (a message's element), if one does. */
-  wakeHolding(node: Node): void {
-    for (const [slice, fragment] of this.asleep) {
-      if (fragment.contains(node)) {
-        return this.wake(slice);
-      }
-    }
+  /** Whether `slice` sleeps. */
+  isAsleep(slice: HTMLElement): boolean {
+    return this.asleep.has(slice);
   }
 
   /**
@@ -96,7 +109,7 @@ export class SleepingSlices {
       : step < 0
         ? this.newestSlice()
         : null;
-    if (beside instanceof HTMLElement && this.asleep.has(beside)) {
+    if (beside instanceof HTMLElement) {
       this.wake(beside);
     }
   }
@@ -130,9 +143,7 @@ export class SleepingSlices {
       }
     } else {
       this.skipped.delete(slice);
-      if (this.asleep.has(slice)) {
-        this.wake(slice);
-      }
+      this.wake(slice);
     }
   }
 
@@ -148,18 +159,34 @@ export class SleepingSlices {
     }
     // A skipped slice has the height it had when last drawn (contain-intrinsic-size: auto); it keeps it.
     slice.style.height = `${slice.getBoundingClientRect().height}px`;
+    if (this.redraw && !slice.querySelector(OWN_STATE)) {
+      // Each message's placeholder size (see measured), for when it is drawn again.
+      const sizes = Array.from(slice.children, (message) => (message as HTMLElement).style.containIntrinsicSize);
+      this.redraw.drop(slice);
+      slice.replaceChildren();
+      this.asleep.set(slice, { sizes });
+      return;
+    }
     const fragment = document.createDocumentFragment();
     fragment.append(...Array.from(slice.childNodes));
     this.asleep.set(slice, fragment);
   }
 
-  private wake(slice: HTMLElement): void {
-    const fragment = this.asleep.get(slice);
-    if (fragment) {
-      this.asleep.delete(slice);
-      // Its messages off screen are skipped at the heights they had (see measured).
-      slice.append(fragment);
-      slice.style.height = '';
+  /** Puts a sleeping slice's messages back (drawn again when they were dropped), before the page draws it. */
+  wake(slice: HTMLElement): void {
+    const sleeping = this.asleep.get(slice);
+    if (!sleeping) {
+      return;
     }
+    this.asleep.delete(slice);
+    if (sleeping instanceof DocumentFragment) {
+      slice.append(sleeping);
+    } else if (this.redraw) {
+      const messages = this.redraw.redraw(slice);
+      messages.forEach((message, i) => (message.style.containIntrinsicSize = sleeping.sizes[i] ?? ''));
+      slice.append(...messages);
+    }
+    // Its messages off screen are skipped at the heights they had (see measured).
+    slice.style.height = '';
   }
 }
