@@ -20,8 +20,9 @@
  *   place (each slice is `measuring` until a frame has recorded its size, then skipped whole off screen). A long
  *   conversation's state carries only its newest messages; the page asks for the rest once they are drawn
  *   (`../olderPart.ts`, the host's `features/chat/olderMessages.ts`) in parts, and they join the slices. Past 1,000
- *   older messages, slices far out of view sleep (`sleepingSlices.ts`): their messages leave the document, kept
- *   whole, and come back as the slice nears the view, each message at the height it had.
+ *   older messages, slices far out of view sleep (`sleepingSlices.ts`): their messages leave the document and are
+ *   let go of (kept whole only where the user left something of theirs: an edit, an opened step, an image), and are
+ *   drawn again from their views as the slice nears the view, each message at the height it had.
  * - **Discard** (`discard.ts`): leaving a conversation takes its messages off at once, except very long replies,
  *   which are hidden at once (`discarded`) and taken apart a chunk per idle moment.
  *
