@@ -92,6 +92,7 @@ export class MemoryHolder implements ConversationHolder {
   conversation: Conversation = newConversation();
   pending: ContextItem[] = [];
   saveFailing = false;
+  unwritten = false;
   readonly files = new Map<string, Conversation>();
   syncSaves = 0;
   /** While set, a switch waits for it (after reading, before showing): a slow disk. */

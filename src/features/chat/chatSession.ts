@@ -74,6 +74,11 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     return this.failure !== undefined;
   }
 
+  /** Whether a change is not written yet (its save waits, is under way, or failed). */
+  get unwritten(): boolean {
+    return this.saved !== this.changes;
+  }
+
   /** Listens for another window's changes to the conversation shown or to the list. */
   onDidChangeExternally(listener: (change: ExternalChange) => void): { dispose(): void } {
     this.listeners.add(listener);

@@ -306,7 +306,9 @@ export class ChatState {
 
   /**
    * The extension is going away: the running reply is aborted, and what arrived of it is saved at once, marked
-   * interrupted (it comes back so after a reload), with what failing saves have not written yet.
+   * interrupted (it comes back so after a reload), with what failing saves have not written yet. A change whose save
+   * has not landed is written at once too: a reply stopped just before a reload (the page told, the save under way)
+   * would otherwise come back "interrupted", its queue running in a window that is gone.
    */
   dispose(): void {
     if (this.disposed) {
@@ -317,9 +319,10 @@ export class ChatState {
     this.compacting?.abort();
     const wasReplying = this.reply.dispose();
     const queueStopped = this.prompts.onExit();
-    if (wasReplying || queueStopped || this.options.holder.saveFailing) {
+    const { holder } = this.options;
+    if (wasReplying || queueStopped || holder.saveFailing || holder.unwritten) {
       try {
-        this.options.holder.saveSync();
+        holder.saveSync();
       } catch (error) {
         this.options.log.error(`Chat: could not save the conversation on exit: ${describeError(error)}`);
       }

@@ -22,6 +22,8 @@ export interface ConversationHolder {
   pending: ContextItem[];
   /** The last save failed (a retry is due). */
   readonly saveFailing: boolean;
+  /** A change is not written yet: its save waits, is under way, or failed. */
+  readonly unwritten: boolean;
   /** Loads the conversation shown last. */
   init(): Promise<void>;
   list(): Promise<ConversationSummary[]>;

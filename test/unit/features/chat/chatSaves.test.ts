@@ -14,7 +14,9 @@ import { nodeFolderWatcher } from '../../../../src/core/storage/folderWatcher';
 import { silentLogger, type Logger } from '../../../../src/core/logger';
 import type { ExternalChange } from '../../../../src/core/chat/runs/chatStateTypes';
 import { ChatSession } from '../../../../src/features/chat/chatSession';
+import { ChatState } from '../../../../src/core/chat/runs/chatState';
 import { memoryMemento } from '../../../support/memoryMemento';
+import { deferred, Recorder, ScriptedSource } from '../../../support/chatStateHarness';
 
 function withTurns(count: number): Conversation {
   const c = newConversation(1);
@@ -80,6 +82,60 @@ describe('chat: saves that fail, and the last save', () => {
     await store.idle();
     assert.equal(readFile(dir, c.id).messages.at(-1)?.content, reply.content);
     assert.deepEqual(tempFiles(dir), [], 'the superseded write left no temp file');
+  });
+
+  it('a reply stopped just before the window goes is written as stopped, its queue waiting, though its save had not landed', async () => {
+    // A disk that holds every asynchronous save until told: the window goes while the stop's save waits.
+    let disk = deferred();
+    class SlowStore extends ConversationStore {
+      override async save(conversation: Conversation): Promise<Conversation | undefined> {
+        await disk.promise;
+        return super.save(conversation);
+      }
+    }
+    const store = new SlowStore(dir, silentLogger);
+    const session = new ChatSession(store, memoryMemento(), silentLogger);
+    const source = new ScriptedSource(['Part one', ' and part two']);
+    const recorder = new Recorder();
+    const state = new ChatState({
+      holder: session,
+      source,
+      settings: () => ({ model: 'alpha-1', stream: true, groundByDefault: false, queuePrompts: true }),
+      listener: recorder,
+      log: silentLogger,
+    });
+    try {
+      await state.whenLoaded();
+      disk.resolve();
+      source.held = true;
+      const replying = state.send('tell me at length');
+      await recorder.when(/^delta/);
+      await state.send('then this');
+      await until(
+        () => fs.existsSync(path.join(dir, `${session.conversation.id}.json`)),
+        2_000,
+        'no save while streaming',
+      );
+      disk = deferred();
+      void state.stop();
+      await until(() => session.conversation.messages.at(-1)?.status === 'stopped', 2_000, 'the reply did not stop');
+      assert.equal(session.unwritten, true, 'the stop is not on disk yet');
+      state.dispose();
+      const file = JSON.parse(
+        fs.readFileSync(path.join(dir, `${session.conversation.id}.json`), 'utf8'),
+      ) as Conversation;
+      assert.equal(file.messages.at(-1)?.status, 'stopped');
+      assert.deepEqual(
+        file.queue?.map((part) => ({ running: part.running, prompts: part.prompts.map((p) => p.text) })),
+        [{ running: false, prompts: ['then this'] }],
+      );
+      disk.resolve();
+      await replying;
+    } finally {
+      disk.resolve();
+      await store.idle();
+      session.dispose();
+    }
   });
 
   it('a failed blocking save removes its temp file', () => {

@@ -40,6 +40,7 @@ function setup() {
     conversation: newConversation(),
     pending: [] as ContextItem[],
     saveFailing: false,
+    unwritten: false,
     init: () => Promise.resolve(),
     scheduleSave: () => undefined,
     saveNow() {

@@ -45,6 +45,7 @@ class Holder implements ConversationHolder {
   conversation: Conversation = newConversation();
   pending: ContextItem[] = [];
   saveFailing = false;
+  unwritten = false;
   saved: Conversation | undefined;
   init = () => Promise.resolve();
   list = () => Promise.resolve([]);

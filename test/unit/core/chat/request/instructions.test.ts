@@ -124,6 +124,7 @@ describe("chat: the repository's instructions (src/core/chat/request/instruction
       },
       pending: [] as ContextItem[],
       saveFailing: false,
+      unwritten: false,
       init: () => Promise.resolve(),
       list: () => Promise.resolve([]),
       scheduleSave: () => undefined,
