@@ -18,7 +18,8 @@ export interface SliceRedraw {
 
 /**
  * What on a message is the user's doing and would not come back if it were drawn again: an open edit box, a step
- * opened, a loaded image or one loading, a failed image's notice. A slice holding one keeps its elements asleep.
+ * or a `details` opened, a loaded image or one loading, a failed image's notice. A slice holding one keeps its
+ * elements while it sleeps.
  */
 const OWN_STATE =
   'textarea, [aria-expanded="true"], details[open], img.loaded-image, button.load-image:disabled, .notice.inline';
