@@ -284,6 +284,36 @@ describe('Chat page: the older messages of a very long conversation sleep far fr
     assert.equal(await page.evaluate(`!!document.querySelector('main.log article[data-id="a7"]')`), true);
   });
 
+  it('find typed letter by letter, each letter overtaking the search of the one before, still finds the match in a sleeping slice', async () => {
+    const input = page.getByRole('textbox', { name: 'Find in conversation' });
+    await input.press('Escape');
+    await page.waitForFunction(`document.querySelector('.find-bar').hidden`, undefined, { timeout: 10_000 });
+    // Woken by the find before, the slice holding reply 7 sleeps again once it is shown and the view leaves it.
+    await page.evaluate(`(async () => {
+      document.querySelector('main.log article[data-id="a7"]').scrollIntoView();
+      await ${TWO_FRAMES};
+      const log = document.querySelector('main.log');
+      log.scrollTop = log.scrollHeight;
+    })()`);
+    await page.waitForFunction(`!document.querySelector('main.log article[data-id="a7"]')`, undefined, {
+      timeout: 30_000,
+      polling: 50,
+    });
+    await page.locator('main.log').focus();
+    await page.keyboard.press('Control+F');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    // The bar opens with the last query selected: typing replaces it, a letter at a time ("q" may be in every slice).
+    await page.keyboard.type(RARE);
+    await page.waitForFunction(`document.querySelector('.find-bar .find-count')?.textContent === '1 of 1'`, undefined, {
+      timeout: 30_000,
+      polling: 50,
+    });
+    const current = (await page.evaluate(
+      `[...CSS.highlights.get('alpha-find-current')][0].startContainer.parentElement.closest('article').getAttribute('data-id')`,
+    )) as string;
+    assert.equal(current, 'a7');
+  });
+
   it('a branch switch on an old message keeps the focus on its switch once the page is drawn again, though its slice slept', async () => {
     // Reply 560 has two versions; its slice is in the first part of the older messages, long asleep when the last
     // part is drawn (the moment the page looks for it to give it the focus).

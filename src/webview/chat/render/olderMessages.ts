@@ -130,12 +130,13 @@ export class OlderMessages<T> {
    */
   async wakeWhere(holds: (item: T) => boolean): Promise<void> {
     const run = ++this.waking;
-    const slices = [...this.items.keys()];
+    const slices = [...this.items];
     for (let i = 0; i < slices.length;) {
       const deadline = performance.now() + SLICE_BUDGET_MS;
       for (; i < slices.length && performance.now() < deadline; i++) {
-        if (this.asleep.isAsleep(slices[i]) && this.items.get(slices[i])?.some(holds)) {
-          this.asleep.wake(slices[i]);
+        const [slice, items] = slices[i];
+        if (this.asleep.isAsleep(slice) && items.some(holds)) {
+          this.asleep.wake(slice);
         }
       }
       if (i < slices.length) {
