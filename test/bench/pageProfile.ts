@@ -66,6 +66,22 @@ export async function profileFrame(page: Page, frame: Frame): Promise<() => Prom
   };
 }
 
+/**
+ * What a layout had to do: its dirty layout objects of all, and the functions that forced it (innermost first) when
+ * script asked for a size. The page's bundle is minified: a name is readable only in a build with `keepNames`.
+ */
+function layoutOf(e: TraceEvent): string {
+  const begin = e.name === 'Layout' ? e.args?.beginData : undefined;
+  if (!begin) {
+    return '';
+  }
+  const stack = (begin.stackTrace ?? []).map((frame) => frame.functionName || '(anonymous)').slice(0, 4);
+  return (
+    ` (${begin.dirtyObjects ?? '?'} of ${begin.totalObjects ?? '?'} objects` +
+    `${stack.length ? `; forced by ${stack.join(' ← ')}` : ''})`
+  );
+}
+
 /** The five longest tasks of `events`, each with the work in it that took over 3 ms (script named by its function). */
 function longestTasks(events: TraceEvent[]): string {
   const spans = events.filter((e) => e.ph === 'X' && e.dur !== undefined);
@@ -91,7 +107,7 @@ function longestTasks(events: TraceEvent[]): string {
           data?.functionName || data?.url
             ? ` ${data.functionName ?? ''} ${data.url?.split('/').pop() ?? ''}:${data.lineNumber ?? ''}`
             : '';
-        return `      ${((e.dur ?? 0) / 1000).toFixed(0).padStart(5)} ms ${e.name}${where}`;
+        return `      ${((e.dur ?? 0) / 1000).toFixed(0).padStart(5)} ms ${e.name}${where}${layoutOf(e)}`;
       });
       return [`  ${((task.dur ?? 0) / 1000).toFixed(0)} ms task`, ...lines].join('\n');
     })
@@ -118,7 +134,11 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { data?: { functionName?: string; url?: string; lineNumber?: number } };
+  args?: {
+    data?: { functionName?: string; url?: string; lineNumber?: number };
+    /** A layout's: how many layout objects it had to lay out, of how many, and the script that forced it, if any. */
+    beginData?: { dirtyObjects?: number; totalObjects?: number; stackTrace?: { functionName?: string }[] };
+  };
 }
 
 /**
@@ -130,7 +150,14 @@ export async function traceTimeline(page: Page): Promise<() => Promise<string>> 
   if (!browser) {
     throw new Error('no browser to trace');
   }
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(page, {
+    // The last: the script stack of a layout forced by script (a size asked for), named in the longest tasks.
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'disabled-by-default-devtools.timeline.stack',
+    ],
+  });
   return async () => {
     const buffer = await browser.stopTracing();
     const { traceEvents } = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] };
