@@ -13,6 +13,7 @@ import { codeServerEntry, repoRoot, vsixPath } from '../e2e/harness/paths';
 import { openWorkbench, poll } from '../e2e/harness/workbench';
 import { openChat, sendPrompt } from '../e2e/ui/chatHelpers';
 import { median, type BenchFigure } from './benchFigure';
+import { fallbackFonts } from './hostBench';
 import { startProfile } from './pageProfile';
 
 const REPLY_CHARS = 100_000;
@@ -305,8 +306,8 @@ function loadFigure(): BenchFigure {
   const [one, five, fifteen] = os.loadavg();
   const quiet = one < QUIET_LOAD;
   return {
-    name: `load average at start (1, 5, 15 min; ${os.cpus().length} cores)`,
-    value: `${one.toFixed(2)}, ${five.toFixed(2)}, ${fifteen.toFixed(2)}${quiet ? ' (quiet)' : ' (NOT quiet: the rounds below are noise-bound; re-run quiet)'}`,
+    name: `load average at start (1, 5, 15 min; ${os.cpus().length} cores); fonts`,
+    value: `${one.toFixed(2)}, ${five.toFixed(2)}, ${fifteen.toFixed(2)}${quiet ? ' (quiet)' : ' (NOT quiet: the rounds below are noise-bound; re-run quiet)'}; ${fallbackFonts()}`,
   };
 }
 
