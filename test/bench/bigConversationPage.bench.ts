@@ -74,6 +74,7 @@ declare const performance: { now(): number };
 declare class MutationObserver {
   constructor(callback: () => void);
   observe(target: unknown, options: object): void;
+  disconnect(): void;
 }
 declare class PerformanceObserver {
   constructor(callback: (list: { getEntries(): { duration: number }[] }) => void);
@@ -102,12 +103,16 @@ async function probe(frame: Frame, newestId: string): Promise<void> {
     const isState = (event: { data: { type?: string } }) => p.clickAt > 0 && event.data?.type === 'chat/state';
     window.addEventListener('message', (event) => isState(event) && (p.stateAt ||= performance.now()), true);
     window.addEventListener('message', (event) => isState(event) && (p.drawnAt ||= performance.now()), false);
-    new MutationObserver(() => {
+    // Let go of once it has seen the message: left on, it made a record of every element the scroll put in or took
+    // out, and the page's collector traced them too (a major pause of 75 ms fell in its callback).
+    const shown = new MutationObserver(() => {
       if (p.clickAt && !p.shownAt && document.querySelector(`main.log article[data-id="${id}"]`)) {
         p.shownAt = -1;
+        shown.disconnect();
         requestAnimationFrame(() => (p.shownAt = performance.now()));
       }
-    }).observe(document, { subtree: true, childList: true });
+    });
+    shown.observe(document, { subtree: true, childList: true });
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         p.longTasks.push(e.duration);
