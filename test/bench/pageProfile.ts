@@ -68,7 +68,8 @@ export async function profileFrame(page: Page, frame: Frame): Promise<() => Prom
 
 /**
  * What a layout had to do: its dirty layout objects of all, and the functions that forced it (innermost first) when
- * script asked for a size. The page's bundle is minified: a name is readable only in a build with `keepNames`.
+ * script asked for a size. The page's bundle is minified: methods keep their names (`slice`, `onScroll`), local
+ * functions do not.
  */
 function layoutOf(e: TraceEvent): string {
   const begin = e.name === 'Layout' ? e.args?.beginData : undefined;
