@@ -1,4 +1,4 @@
-// The one test command. Stages, in order: lint, typecheck, package, unit, exthost, ui.
+// The one test command. Stages, in order: lint and typecheck (side by side), package, unit, exthost, ui.
 //   node scripts/test.mjs [--only lint,typecheck,package,unit,exthost,ui] [--grep PATTERN]
 // lint, typecheck and package count as one test each; the suites count their mocha tests. Prints every failure
 // with its title and error, the ten slowest tests and hooks and the total time, and ends with the line
@@ -17,7 +17,7 @@ const MINUTE = 60_000;
 const tally = { passed: 0, failed: 0, skipped: 0, failures: [], timings: [], durations: [] };
 /** How many of the slowest tests (and set-up hooks) the summary lists. */
 const SLOWEST = 10;
-let current; // the running child, to stop it on Ctrl-C
+const running = new Set(); // the running children, to stop them on Ctrl-C
 
 function parseArgs(argv) {
   const options = { only: new Set(STAGES), grep: undefined };
@@ -58,11 +58,15 @@ function usage(error) {
 }
 
 /**
- * Runs a command in its own process group, its output streamed and its tail kept; kills the group after
- * `timeoutMs`. Resolves with `{ ok, tail }`.
+ * Runs a command in its own process group, its output streamed (or written to `out`, an array of chunks, for a
+ * stage that runs beside another) and its tail kept; kills the group after `timeoutMs`. Resolves with `{ ok, tail }`.
  */
-function exec(command, args, { timeoutMs, env = {} }) {
-  console.log(`$ ${[command, ...args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}`);
+function exec(command, args, { timeoutMs, env = {}, out }) {
+  const write = (stream, text) => (out ? out.push(text) : stream.write(text));
+  write(
+    process.stdout,
+    `$ ${[command, ...args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}\n`,
+  );
   return new Promise((resolvePromise) => {
     const child = spawn(command, args, {
       cwd: root,
@@ -70,10 +74,10 @@ function exec(command, args, { timeoutMs, env = {} }) {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    current = child;
+    running.add(child);
     let tail = '';
     const keep = (chunk, stream) => {
-      stream.write(chunk);
+      write(stream, chunk);
       tail = (tail + chunk.toString()).slice(-4000);
     };
     child.stdout.on('data', (chunk) => keep(chunk, process.stdout));
@@ -88,7 +92,7 @@ function exec(command, args, { timeoutMs, env = {} }) {
     child.on('error', (error) => (tail += `\n${error.message}`));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      current = undefined;
+      running.delete(child);
       killGroup(child, 'SIGKILL'); // anything the command left running in its group
       if (timedOut) {
         tail += `\n(killed after ${timeoutMs / MINUTE} min)`;
@@ -116,15 +120,37 @@ function record(stage, passed, failures) {
 
 /**
  * A stage that counts as one test: every command must succeed. A setup step (`counted: false`) counts only when
- * it fails. Returns whether it passed.
+ * it fails. With `together`, the commands run at once (each one's output held and printed in order when all end);
+ * otherwise in turn, stopping at the first that fails. Returns whether it passed.
  */
-async function single(stage, commands, timeoutMs, { counted = true } = {}) {
-  for (const [command, ...args] of commands) {
-    const { ok, tail } = await exec(command, args, { timeoutMs });
-    if (!ok) {
-      const title = `${counted ? stage : `setup for ${stage}`}: ${[command, ...args].join(' ')}`;
-      record(stage, 0, [{ title, error: lastLines(tail, 30) }]);
-      return false;
+async function single(stage, commands, timeoutMs, { counted = true, out, together = false } = {}) {
+  const fail = ([command, ...args], tail) => {
+    const title = `${counted ? stage : `setup for ${stage}`}: ${[command, ...args].join(' ')}`;
+    record(stage, 0, [{ title, error: lastLines(tail, 30) }]);
+    return false;
+  };
+  if (together) {
+    const outs = commands.map(() => []);
+    const results = await Promise.all(
+      commands.map(([command, ...args], i) => exec(command, args, { timeoutMs, out: outs[i] })),
+    );
+    for (const chunks of outs) {
+      if (out) {
+        out.push(...chunks);
+      } else {
+        process.stdout.write(chunks.join(''));
+      }
+    }
+    const failed = results.findIndex((result) => !result.ok);
+    if (failed >= 0) {
+      return fail(commands[failed], results[failed].tail);
+    }
+  } else {
+    for (const [command, ...args] of commands) {
+      const { ok, tail } = await exec(command, args, { timeoutMs, out });
+      if (!ok) {
+        return fail([command, ...args], tail);
+      }
     }
   }
   record(stage, counted ? 1 : 0, []);
@@ -224,6 +250,35 @@ async function timed(stage, run) {
   tally.timings.push(`${stage} ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * Stages that only read the sources (lint, type-check) run side by side, one per core: each one's output is held
+ * and printed whole when it ends, so the log reads as if they had run in turn. `stages` is `[name, run(out)]`.
+ */
+async function sideBySide(stages) {
+  if (stages.length === 1) {
+    const [[stage, run]] = stages;
+    return timed(stage, () => run(undefined));
+  }
+  console.log(
+    `\n(${stages.map(([stage]) => stage).join(' and ')} run side by side; each one's output follows when it ends)`,
+  );
+  let printing = Promise.resolve();
+  await Promise.all(
+    stages.map(async ([stage, run]) => {
+      const out = [];
+      const started = Date.now();
+      await run(out);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      tally.timings.push(`${stage} ${seconds} s`);
+      printing = printing.then(() => {
+        console.log(`\n━━ ${stage} (${seconds} s) ━━`);
+        process.stdout.write(out.join(''));
+      });
+    }),
+  );
+  await printing;
+}
+
 async function main() {
   const { only, grep } = parseArgs(process.argv.slice(2));
   const grepArgs = grep ? ['--grep', grep] : [];
@@ -232,14 +287,18 @@ async function main() {
   mkdirSync(resultsDir, { recursive: true });
   const started = Date.now();
 
-  if (only.has('lint')) {
-    await timed('lint', () => single('lint', lintCommands(), 5 * MINUTE));
-  }
   // The suites run compiled JavaScript: compile even when type-checking is not asked for (not counted then).
+  const checks = [];
+  if (only.has('lint')) {
+    checks.push(['lint', (out) => single('lint', lintCommands(), 5 * MINUTE, { out, together: true })]);
+  }
   if (only.has('typecheck')) {
-    await timed('typecheck', () => single('typecheck', typecheckCommands(), 5 * MINUTE));
+    checks.push(['typecheck', (out) => single('typecheck', typecheckCommands(), 5 * MINUTE, { out })]);
   } else if (wantsTests) {
-    await timed('compile', () => single('compile', [npx('tsc', '-p', '.')], 5 * MINUTE, { counted: false }));
+    checks.push(['compile', (out) => single('compile', [npx('tsc', '-p', '.')], 5 * MINUTE, { counted: false, out })]);
+  }
+  if (checks.length > 0) {
+    await sideBySide(checks);
   }
   // The e2e suites test the packaged extension: package even when the package stage is not asked for.
   let packaged = true;
@@ -292,8 +351,8 @@ async function main() {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    if (current) {
-      killGroup(current, 'SIGTERM');
+    for (const child of running) {
+      killGroup(child, 'SIGTERM');
     }
     process.exit(130);
   });
