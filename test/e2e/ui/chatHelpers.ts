@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ConsoleMessage, Dialog, FrameLocator, Locator, Page } from 'playwright-core';
+import type { ConsoleMessage, Dialog, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { filesUnder } from '../harness/paths';
 import { chatFrame, poll, runCommand, waitForToast } from '../harness/workbench';
 
@@ -141,9 +141,12 @@ export function storedConversation(
  * answers late (a backup still pending, a promise), and the browser then asks "Leave site?". Playwright dismisses
  * such a dialog unless someone handles it, and a dismissed dialog keeps the old page: its extension host runs on and
  * a streaming reply goes on streaming, so the test after would read the old window. Here a `beforeunload` dialog is
- * accepted (as a user choosing Reload would), and the old document carries a marker the new one lacks. When no new
- * document comes within 30 s, the page is reloaded as the browser does it; failing that, the error says what the
- * workbench logged about its shutdown.
+ * accepted (as a user choosing Reload would), and the old document carries a marker the new one lacks. When the
+ * window has not begun to navigate 10 s after the command (it begins within a second or two when it does), or no new
+ * document is there 30 s after that, the page is reloaded as the browser does it; failing that, the error says what
+ * the workbench logged about its shutdown. Each look at the page gives up after 2 s: a look at a page that is going
+ * away can hang, and the look after it must still come (waiting out 30 s for a reload that never began cost two of
+ * the twelve reloads watched half a minute each).
  */
 export async function reloadWindow(page: Page): Promise<void> {
   const markOld = () => ((globalThis as Record<string, unknown>).__alphaOldDocument = true);
@@ -162,17 +165,29 @@ export async function reloadWindow(page: Page): Promise<void> {
   page.on('console', onConsole);
   page.on('dialog', onDialog);
   // During the navigation evaluate fails ("execution context was destroyed"): that is not a new document yet.
-  const reloaded = async () => !(await page.evaluate(isOld).catch(() => true));
+  let navigations = 0;
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) {
+      navigations++;
+    }
+  };
+  page.on('framenavigated', onNavigated);
+  const reloaded = async () => navigations > 0 && !(await within(page.evaluate(isOld), 2_000).catch(() => true));
   try {
     // Focus the editor area first: the palette helper presses Escape, which in the chat stops a streaming reply.
     await page.locator('.part.editor').click({ position: { x: 40, y: 40 } });
     await runCommand(page, 'Developer: Reload Window');
     try {
+      await poll(async () => navigations > 0, 10_000, 'no navigation');
       await poll(reloaded, 30_000, 'no new document');
     } catch {
-      // Once in a full run on a busy machine the command started no shutdown at all (nothing logged): reload the
-      // page as the browser's own reload does, which runs the same shutdown (and the same veto dialog).
-      shutdown.push('the command did not reload the window within 30 s; reloading the page');
+      // In full runs on a busy machine the command sometimes started no shutdown at all (nothing logged): reload
+      // the page as the browser's own reload does, which runs the same shutdown (and the same veto dialog).
+      shutdown.push(
+        navigations > 0
+          ? 'the window navigated but no new document answered within 30 s; reloading the page'
+          : 'the command did not begin to reload the window within 10 s; reloading the page',
+      );
       await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 }).catch(() => undefined);
       await poll(
         reloaded,
@@ -183,9 +198,23 @@ export async function reloadWindow(page: Page): Promise<void> {
   } finally {
     page.off('console', onConsole);
     page.off('dialog', onDialog);
+    page.off('framenavigated', onNavigated);
   }
   await page.waitForLoadState('domcontentloaded');
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/** `promise`, or a rejection after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
