@@ -26,14 +26,19 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   const input = page.locator(QUICK_INPUT_BOX);
   const label = page.locator('.label-name', { hasText: exactText(title) });
   const row = page.locator(QUICK_INPUT_ROW).filter({ has: label }).first();
+  const anyRow = page.locator(QUICK_INPUT_ROW).first();
   for (;;) {
     try {
       await page.keyboard.press('Escape');
       await widget.waitFor({ state: 'hidden', timeout: 2_000 });
       await page.keyboard.press('F1');
       await input.fill(`>${title}`, { timeout: 3_000 });
-      // The first time, the palette gathers every command: on a busy machine that takes seconds.
-      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      // The first time, the palette gathers every command: on a busy machine that takes seconds. A palette opened
+      // before the extension's contributions were read lists other commands (or "similar commands") and never ours
+      // until it is opened again: once it lists anything, give our row a second, then try again (waiting the 10 s
+      // meant for a slow list was 10 s of every UI file's first command).
+      await anyRow.waitFor({ state: 'visible', timeout: 10_000 });
+      await row.waitFor({ state: 'visible', timeout: 1_000 });
       // Enter on the row once it is the palette's active one, moved to with the arrow keys: a click can land on
       // another row of a list that is still being drawn, and a recently used command may be listed first.
       await focusRow(page, input, label);
