@@ -5,8 +5,13 @@ export interface Proposal {
   target: AssistTarget;
   /** The new text of `target.range`, line ends and indentation already fitted. */
   text: string;
-  /** The command's title, for messages ("Document Selection"). */
+  /** The command's title, for the diff's title and messages ("Document Selection"); "Chat" for the chat's edit tool. */
   commandTitle: string;
+  /**
+   * What to do for a new proposal once this one no longer fits, in a sentence (absent: run the command again). The
+   * chat's proposals have no command to run again.
+   */
+  again?: string;
   /** What fitting the request to the model's context trimmed, in a sentence or a few (absent: nothing was). */
   notice?: string;
 }

@@ -156,11 +156,17 @@ export class ProposalReview extends DisposableOwner implements ProposalReviewer 
       : target.document;
     if (document.version !== target.version && document.getText() !== target.snapshot) {
       void vscode.window.showWarningMessage(
-        vscode.l10n.t(
-          'ALPHA\'s proposal was not applied: {0} changed after the proposal was made, so it may no longer fit. Run "{1}" again.',
-          target.context.path,
-          proposal.commandTitle,
-        ),
+        proposal.again
+          ? vscode.l10n.t(
+              "ALPHA's proposal was not applied: {0} changed after the proposal was made, so it may no longer fit. {1}",
+              target.context.path,
+              proposal.again,
+            )
+          : vscode.l10n.t(
+              'ALPHA\'s proposal was not applied: {0} changed after the proposal was made, so it may no longer fit. Run "{1}" again.',
+              target.context.path,
+              proposal.commandTitle,
+            ),
       );
       return false;
     }

@@ -9,7 +9,15 @@ import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
 import { fillInputBox, inputBox, poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
 import { AXE_THEMES, runAxe, switchTheme } from './a11yHelpers';
-import { activeEditor, clickNotificationButton, waitForEditorText } from './assistHelpers';
+import {
+  activeEditor,
+  clickNotificationButton,
+  editorText,
+  openWorkspaceFile,
+  selectLines,
+  waitForEditorText,
+  waitForNotification,
+} from './assistHelpers';
 import {
   conversationFiles,
   exportedFile,
@@ -141,6 +149,43 @@ describe('ALPHA’s tools in the chat: steps, rules and review', function () {
     await editor.locator('.view-line', { hasText: 'New line from ALPHA.' }).click();
     await page.keyboard.press('Control+Z');
     await waitForEditorText(editor, NOTES_MD);
+    frame = await openChat(page);
+  });
+
+  it('a proposal the file moved away from is not applied, and the warning says to ask in the chat again', async () => {
+    const page = session.page;
+    const edits = [{ search: 'Old line.', replace: 'A second line from ALPHA.' }];
+    await sendPrompt(frame, callPrompt('Update the notes again', 'propose_edit', { path: 'notes.md', edits }));
+    await waitForReplyEnd(frame, 60_000);
+    await page.locator('.editor-group-container.active .monaco-diff-editor').first().waitFor({ timeout: 15_000 });
+    // The file changes while the review is open: typed by hand, as in the code-assistance test.
+    await openWorkspaceFile(page, 'notes.md');
+    const editor = activeEditor(page);
+    await selectLines(page, editor, 3);
+    await page.keyboard.press('End');
+    await page.keyboard.type(' By hand.');
+    const moved = NOTES_MD.replace('Old line.', 'Old line. By hand.');
+    await waitForEditorText(editor, moved);
+    await clickNotificationButton(page, /ALPHA's proposal|proposed a change/i, 'Apply');
+    const warning = await waitForNotification(page, /was not applied/);
+    assert.match(warning, /notes\.md changed after the proposal was made/);
+    assert.match(warning, /Ask ALPHA in the chat for a new one\./);
+    assert.doesNotMatch(warning, /Run "/, 'no command to run again: the proposal came from the chat');
+    await openWorkspaceFile(page, 'notes.md');
+    await waitForEditorText(editor, moved);
+    // The hand edit undone (a word at a time), the file is as it was; the review stays open until the reload below.
+    await editor.locator('.view-line', { hasText: 'By hand.' }).click();
+    await poll(
+      async () => {
+        if ((await editorText(editor)) === NOTES_MD) {
+          return true;
+        }
+        await page.keyboard.press('Control+Z');
+        return false;
+      },
+      15_000,
+      'Undo did not take the hand edit back',
+    );
     frame = await openChat(page);
   });
 

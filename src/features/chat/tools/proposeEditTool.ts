@@ -77,6 +77,7 @@ export class ProposeEditTool implements ChatTool {
         target: targetOf(document, new vscode.Range(document.positionAt(span.start), document.positionAt(span.end))),
         text: span.replacement,
         commandTitle: vscode.l10n.t('Chat'),
+        again: vscode.l10n.t('Ask ALPHA in the chat for a new one.'),
       });
       if (!opened.id) {
         return { status: 'refused', text: `The proposed text is the same as ${file.label} but for white space.` };
