@@ -1,4 +1,4 @@
-// The one test command. Stages, in order: lint and typecheck (side by side), package, unit, exthost, ui.
+// The one test command. Stages, in order: lint, typecheck and package (side by side), unit, exthost, ui.
 //   node scripts/test.mjs [--only lint,typecheck,package,unit,exthost,ui] [--grep PATTERN]
 // lint, typecheck and package count as one test each; the suites count their mocha tests. Prints every failure
 // with its title and error, the ten slowest tests and hooks and the total time, and ends with the line
@@ -251,7 +251,7 @@ async function timed(stage, run) {
 }
 
 /**
- * Stages that only read the sources (lint, type-check) run side by side, one per core: each one's output is held
+ * Stages that only read the sources (lint, type-check, package) run side by side: each one's output is held
  * and printed whole when it ends, so the log reads as if they had run in turn. `stages` is `[name, run(out)]`.
  */
 async function sideBySide(stages) {
@@ -260,7 +260,7 @@ async function sideBySide(stages) {
     return timed(stage, () => run(undefined));
   }
   console.log(
-    `\n(${stages.map(([stage]) => stage).join(' and ')} run side by side; each one's output follows when it ends)`,
+    `\n(${stages.map(([stage]) => stage).join(', ')} run side by side; each one's output follows when it ends)`,
   );
   let printing = Promise.resolve();
   await Promise.all(
@@ -297,15 +297,19 @@ async function main() {
   } else if (wantsTests) {
     checks.push(['compile', (out) => single('compile', [npx('tsc', '-p', '.')], 5 * MINUTE, { counted: false, out })]);
   }
-  if (checks.length > 0) {
-    await sideBySide(checks);
-  }
-  // The e2e suites test the packaged extension: package even when the package stage is not asked for.
+  // The e2e suites test the packaged extension: package even when the package stage is not asked for (it builds
+  // from the sources into dist/, which neither the lint nor the type-check reads, so it runs beside them).
   let packaged = true;
   if (only.has('package') || wantsE2e) {
-    await timed('package', async () => {
-      packaged = await single('package', [packageCommand()], 3 * MINUTE, { counted: only.has('package') });
-    });
+    checks.push([
+      'package',
+      async (out) => {
+        packaged = await single('package', [packageCommand()], 3 * MINUTE, { counted: only.has('package'), out });
+      },
+    ]);
+  }
+  if (checks.length > 0) {
+    await sideBySide(checks);
   }
   if (only.has('unit')) {
     await timed('unit', () =>
