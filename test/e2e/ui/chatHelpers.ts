@@ -188,6 +188,12 @@ export async function reloadWindow(page: Page): Promise<void> {
           ? 'the window navigated but no new document answered within 30 s; reloading the page'
           : 'the command did not begin to reload the window within 10 s; reloading the page',
       );
+      // Said in the test's output, so that a full run shows how often it happens and what the workbench said.
+      const palette = await page
+        .locator('.quick-input-widget')
+        .isVisible()
+        .catch(() => false);
+      console.log(`    (reload: ${shutdown.join(' | ')}${palette ? '; the palette was still open' : ''})`);
       await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 }).catch(() => undefined);
       await poll(
         reloaded,
