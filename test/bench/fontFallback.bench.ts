@@ -1,13 +1,14 @@
 import { chromium } from 'playwright-core';
-import type { ChatStateView, MessageView } from '../../src/protocol/chatProtocol';
-import { chatReply, longReply } from '../fakeService/chatContent';
 import { chromiumPath } from '../e2e/harness/browser';
-import { openChatPage, postToPage } from '../support/chatPage';
+import { fakeConversation, openChatPage, postToPage, stateMessage } from '../support/chatPage';
 import type { BenchFigure } from './benchFigure';
 import { fallbackFonts } from './hostBench';
 
 const TURNS = 100;
 const TRIES = 9;
+
+/** The first slice of ten older messages in the log (an expression run in the page). */
+const FULL_SLICE = `[...document.querySelectorAll('main.log > .older-messages')].find((c) => c.childElementCount >= 10)`;
 
 /**
  * Lays out one slice of older messages (ten of the fake's messages, as `bigConversationPage` scrolls through) again
@@ -15,14 +16,9 @@ const TRIES = 9;
  * replaced by an `x` (the same messages and elements, without the emoji and CJK text the fake's replies hold). Run
  * as a string in the page: the median time of each, from putting a copy into the log to its size being known.
  */
-const MEASURE = `(async () => {
+const MEASURE = `(() => {
   const log = document.querySelector('main.log');
-  let slice;
-  for (let i = 0; i < 300 && !slice; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    slice = [...log.children].find((c) => c.classList.contains('older-messages') && c.childElementCount >= 10);
-  }
-  if (!slice) throw new Error('no slice of ten older messages was drawn');
+  const slice = ${FULL_SLICE};
   const latin = (copy) => {
     const walker = document.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) node.data = node.data.replace(/[^\\u0000-\\u024f]/gu, 'x');
@@ -51,22 +47,7 @@ const MEASURE = `(async () => {
  * looks for a font again on every layout of such a character (2.0–3.0× on this project's build machine without them, 0.96–1.07× with them).
  */
 export async function run(): Promise<BenchFigure[]> {
-  const history: { role: string; content: string }[] = [];
-  const messages: MessageView[] = [];
-  for (let turn = 0; turn < TURNS; turn++) {
-    const prompt = `Question ${turn + 1}: how would I write a greeting function?`;
-    history.push({ role: 'user', content: prompt });
-    const reply = turn % 5 === 0 ? longReply(1500 + ((turn * 17) % 2000)) : chatReply(history);
-    history.push({ role: 'assistant', content: reply });
-    messages.push({ id: `u${turn}`, role: 'user', content: prompt, createdAt: turn * 2 });
-    messages.push({ id: `a${turn}`, role: 'assistant', content: reply, createdAt: turn * 2 + 1, status: 'done' });
-  }
-  const state = {
-    conversationId: 'fonts',
-    title: 'Fonts',
-    messages,
-    conversations: [{ id: 'fonts', title: 'Fonts', updatedAt: 1, messageCount: messages.length }],
-  } as unknown as ChatStateView;
+  const messages = fakeConversation(TURNS, 5);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
@@ -74,7 +55,9 @@ export async function run(): Promise<BenchFigure[]> {
   });
   try {
     const page = await openChatPage(browser);
-    await postToPage(page, { type: 'chat/state', state });
+    await postToPage(page, stateMessage('fonts', messages, 'Fonts'));
+    // The older messages come in slices while the page is idle: wait for the first whole one the page shows.
+    await page.waitForFunction(`Boolean(${FULL_SLICE})`, undefined, { timeout: 30_000 });
     const m = (await page.evaluate(MEASURE)) as { drawn: number; latin: number; chars: number };
     return [
       {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { MessageView } from '../../src/protocol/chatProtocol';
+import { chatReply, longReply } from '../fakeService/chatContent';
 
 /** The repository root (this file runs from out/test/support). */
 const root = path.join(__dirname, '..', '..', '..');
@@ -62,4 +63,22 @@ export function stateMessage(id: string, messages: MessageView[], title = id): u
       hasSelection: false,
     },
   };
+}
+
+/**
+ * A conversation of `turns` prompts and the fake's replies to them, every `longEvery`-th a long reply with code
+ * (1,200–3,600 characters), as the page tests and benches show it.
+ */
+export function fakeConversation(turns: number, longEvery = 3): MessageView[] {
+  const history: { role: string; content: string }[] = [];
+  const messages: MessageView[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const prompt = `Question ${turn + 1}: how would I write a greeting function?`;
+    history.push({ role: 'user', content: prompt });
+    const reply = turn % longEvery === 0 ? longReply(1200 + ((turn * 17) % 2400)) : chatReply(history);
+    history.push({ role: 'assistant', content: reply });
+    messages.push({ id: `u${turn}`, role: 'user', content: prompt, createdAt: turn * 2 });
+    messages.push({ id: `a${turn}`, role: 'assistant', content: reply, createdAt: turn * 2 + 1, status: 'done' });
+  }
+  return messages;
 }

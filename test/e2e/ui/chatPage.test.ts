@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type { MessageView } from '../../../src/protocol/chatProtocol';
-import { chatReply, longReply } from '../../fakeService/chatContent';
-import { openChatPage, postToPage, stateMessage } from '../../support/chatPage';
+import { fakeConversation, openChatPage, postToPage, stateMessage } from '../../support/chatPage';
 import { launchBrowser } from '../harness/browser';
 
 /**
@@ -44,21 +43,6 @@ window.scrollUp = async (within, blocks, maxSteps, afterStep = () => undefined) 
 };
 `;
 
-/** A conversation of `turns` prompts and replies (every third a long reply with code). */
-function conversation(turns: number): MessageView[] {
-  const history: { role: string; content: string }[] = [];
-  const messages: MessageView[] = [];
-  for (let turn = 0; turn < turns; turn++) {
-    const prompt = `Question ${turn + 1}: how would I write a greeting function?`;
-    history.push({ role: 'user', content: prompt });
-    const reply = turn % 3 === 0 ? longReply(1200 + ((turn * 17) % 2400)) : chatReply(history);
-    history.push({ role: 'assistant', content: reply });
-    messages.push({ id: `u${turn}`, role: 'user', content: prompt, createdAt: turn * 2 });
-    messages.push({ id: `a${turn}`, role: 'assistant', content: reply, createdAt: turn * 2 + 1, status: 'done' });
-  }
-  return messages;
-}
-
 /** Waits until the log holds `count` messages that are not on their way out. */
 async function waitForMessages(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
@@ -92,7 +76,7 @@ describe('Chat page: long conversations and very long replies', function () {
   });
 
   it('keeps the message being read in place while older messages are drawn above it', async () => {
-    await postToPage(page, stateMessage('first', conversation(200)));
+    await postToPage(page, stateMessage('first', fakeConversation(200)));
     // Scroll a little up into the newest messages before the older ones arrive. A freshly loaded page may draw only
     // the newest message in the state's task (drawRecent's budget) and the rest in idle slices: until there is room
     // to scroll, there is nothing to scroll up to, and a view the user has not scrolled follows its end.
@@ -126,7 +110,7 @@ describe('Chat page: long conversations and very long replies', function () {
   });
 
   it("a long conversation's older messages come apart: asked for once its newest are drawn, then drawn above them", async () => {
-    const all = conversation(200).map((m) =>
+    const all = fakeConversation(200).map((m) =>
       m.role === 'assistant' ? { ...m, usage: { input: 10, output: 20, reported: true } } : m,
     );
     const total = () => page.locator('.conversation-total').innerText();
@@ -239,7 +223,7 @@ describe('Chat page: long conversations and very long replies', function () {
           );
           w.postMessage(message, '*');
         }),
-      stateMessage('short', conversation(2)),
+      stateMessage('short', fakeConversation(2)),
     )) as { hidden: string | null; height: number; visible: number; last?: string };
     // Not removed in the state's own task (that is one long task for a reply of megabytes), but hidden at once.
     assert.equal(right.hidden, 'true', 'the long reply is hidden from assistive technology at once, removed later');
