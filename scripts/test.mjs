@@ -5,7 +5,7 @@
 // `N passed, N failed`; exits 1 on any failure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -208,6 +208,41 @@ function compiledTests(dir, recursive) {
     .sort();
 }
 
+/**
+ * UI files run in one process, in this order, so that their suites share one workbench (`useChatGroup`): starting one
+ * costs a file 15–20 s here. Every other UI file runs in a process of its own.
+ */
+const UI_GROUPS = [
+  ['chatMarkdown', 'chatMath', 'grounding', 'links', 'chatFlows', 'promptQueue', 'twoWindows', 'chat', 'accessibility'],
+];
+
+/** The UI files' runs: each group where its first file comes in the sorted list, every other file alone. */
+function uiRuns(files) {
+  const byName = new Map(files.map((file) => [basename(file).replace(/\.test\.js$/, ''), file]));
+  const grouped = new Map();
+  for (const group of UI_GROUPS) {
+    const missing = group.filter((name) => !byName.has(name));
+    if (missing.length > 0) {
+      throw new Error(`UI_GROUPS names files that are not there: ${missing.join(', ')}`);
+    }
+    for (const name of group) {
+      grouped.set(name, group);
+    }
+  }
+  const runs = [];
+  const done = new Set();
+  for (const [name, file] of byName) {
+    const group = grouped.get(name);
+    if (!group) {
+      runs.push([file]);
+    } else if (!done.has(group)) {
+      done.add(group);
+      runs.push(group.map((member) => byName.get(member)));
+    }
+  }
+  return runs;
+}
+
 /** A devDependency's own binary (what `npx` would run, without npm's start-up and config warnings). */
 const npx = (name, ...args) => [join(root, 'node_modules', '.bin', name), ...args];
 const lintCommands = () => {
@@ -326,14 +361,14 @@ async function main() {
     }
     if (only.has('ui')) {
       await timed('ui', async () => {
-        for (const file of compiledTests('test/e2e/ui', false)) {
-          const label = relative(join(root, 'out', 'test', 'e2e', 'ui'), file).replace(/\.test\.js$/, '');
+        for (const files of uiRuns(compiledTests('test/e2e/ui', false))) {
+          const label = files.map((file) => basename(file).replace(/\.test\.js$/, '')).join('+');
           if (skipWhy) {
             skip(`ui ${label}`, skipWhy);
             continue;
           }
-          const argv = ['--timeout', '120000', ...grepArgs, file];
-          await suite('ui', 'mochaRunner.js', { label, argv }, 10 * MINUTE);
+          const argv = ['--timeout', '120000', ...grepArgs, ...files];
+          await suite('ui', 'mochaRunner.js', { label, argv }, 10 * MINUTE * files.length);
         }
       });
     }

@@ -65,8 +65,9 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'alphaAxo.chat.tools': 'none',
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
+  // Nothing is checked, so nothing is updated. (`extensions.autoUpdate: false` is rewritten by VS Code as "off", and
+  // a settings file VS Code rewrote looks changed to a suite that would share the workbench.)
   'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
@@ -237,6 +238,28 @@ function writeSettings(userDataDir: string, options: CodeServerOptions): void {
   for (const folder of ['User', 'Machine']) {
     fs.mkdirSync(path.join(userDataDir, folder), { recursive: true });
     fs.writeFileSync(path.join(userDataDir, folder, 'settings.json'), text);
+  }
+}
+
+/** A running server's two settings files as they are now (VS Code rewrites them as it migrates old settings). */
+export function settingsNow(server: CodeServer): string {
+  return ['User', 'Machine']
+    .map((folder) => readText(path.join(server.userDataDir, folder, 'settings.json')))
+    .join('\0');
+}
+
+/** Whether a running server's workspace holds `files` as given (a test may have changed one). */
+export function workspaceHolds(server: CodeServer, files: Record<string, string>): boolean {
+  return Object.entries(files).every(
+    ([relative, content]) => readText(path.join(server.workspaceDir, relative)) === content,
+  );
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

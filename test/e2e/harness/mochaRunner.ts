@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { parentOf } from './paths';
+import { runEnd } from './runEnd';
 import { ignorePageStyles } from '../../support/pageStyles';
 
 /** What a suite run reports, to a results file the test command reads. */
@@ -44,6 +45,11 @@ export async function runMochaFiles(files: string[], options: MochaRunOptions = 
   for (const file of files) {
     mocha.addFile(path.resolve(file));
   }
+  // What suites left open for the next one of the run (a shared workbench, a fake service) is closed at its end.
+  mocha.suite.afterAll('close what the suites left open', async function () {
+    this.timeout(60_000);
+    await runEnd();
+  });
   const results: TestResults = { passed: 0, failed: 0, failures: [], durations: [] };
   const timed = (runnable: Mocha.Runnable) => {
     if (typeof runnable.duration === 'number') {

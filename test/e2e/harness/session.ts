@@ -1,13 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage } from './browser';
-import { startCodeServer, type CodeServer, type CodeServerOptions } from './codeServer';
-import { openWorkbench, screenshot, screenshotOnFailure } from './workbench';
+import { settingsNow, startCodeServer, workspaceHolds, type CodeServer, type CodeServerOptions } from './codeServer';
+import { atRunEnd } from './runEnd';
+import { openWorkbench, runCommand, screenshot, screenshotOnFailure } from './workbench';
 
 /** One code-server, one browser and one workbench page, shared by the tests of one file. */
 export interface WorkbenchSession {
   readonly server: CodeServer;
   readonly browser: Browser;
   readonly page: Page;
+  /** Whether this suite got the workbench an earlier suite of the same process left (see `useWorkbench`). */
+  readonly reused: boolean;
   /**
    * Opens another workbench window on the same server, in the same browser context as `page` (code-server keeps
    * secret storage in the browser context, so it sees the same keys): two windows of one user.
@@ -17,15 +20,49 @@ export interface WorkbenchSession {
   close(): Promise<void>;
 }
 
+/** What an earlier suite of this process left open for the next suite that asks for the same server. */
+interface Parked {
+  key: string;
+  /** The settings files when the suite that left it began. */
+  settings: string;
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+}
+
+let parked: Parked | undefined;
+
+/** Closes the session a suite left open, if any (the next suite wants another, or the run ends). */
+async function closeParked(): Promise<void> {
+  const left = parked;
+  parked = undefined;
+  await left?.browser.close().catch((error: unknown) => console.error('closing the browser:', error));
+  await left?.server.stop();
+}
+
+atRunEnd(closeParked);
+
 /**
  * Registers mocha hooks on the enclosing `describe`: `before` starts code-server with `options()` (called then, so it
  * may use what earlier hooks made, like a fake service's URL), a browser and the workbench; `afterEach` takes a
  * screenshot of a failed test; `after` closes everything.
+ *
+ * Suites run in one process (the test command runs a group of UI files so) share one workbench when they ask for the
+ * same server: `after` leaves it open if none of the suite's tests failed, and the next suite's `before` takes it when
+ * its options are the same and the server is still as they would start it (the settings files as when the last suite
+ * began, the workspace files as given, no editor with unsaved changes); it then closes other windows, the editors and
+ * the notifications, and `reused` says so. Otherwise that workbench is closed and a new one started (and the test
+ * output says why). Starting one costs a UI file 15–20 s on a 2-core machine.
  */
 export function useWorkbench(name: string, options: () => Omit<CodeServerOptions, 'name'>): WorkbenchSession {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
+  let reused = false;
+  let ready = false;
+  let failed = false;
+  let key = '';
+  let settings = '';
   const close = async (): Promise<void> => {
     const [b, s] = [browser, server];
     browser = undefined;
@@ -43,6 +80,9 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
     get page() {
       return required(page, 'page');
     },
+    get reused() {
+      return reused;
+    },
     async openAnotherWindow() {
       const other = await required(page, 'page').context().newPage();
       await openWorkbench(other, required(server, 'server').workbenchUrl());
@@ -53,11 +93,20 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
 
   before(async function () {
     this.timeout(180_000);
+    const wanted = options();
+    key = JSON.stringify(wanted);
+    if (await takeParked(key, wanted)) {
+      reused = true;
+      settings = settingsNow(required(server, 'server'));
+      ready = true;
+      return;
+    }
+    await closeParked();
     // The browser and its page start while code-server does (each takes seconds on a 2-core machine); `after`
     // closes whichever came. The tests still begin where they did: after the workbench is drawn, and each file's first
     // command waits for its row in the palette (starting them sooner, as soon as the extension's contributions were
     // shown, made a code-assistance test fail one run in ten: a file's tab did not become active for 30 s).
-    const [started, opened] = await Promise.allSettled([startCodeServer({ name, ...options() }), openBrowser(name)]);
+    const [started, opened] = await Promise.allSettled([startCodeServer({ name, ...wanted }), openBrowser(name)]);
     server = started.status === 'fulfilled' ? started.value : undefined;
     if (opened.status === 'fulfilled') {
       ({ browser, page } = opened.value);
@@ -74,13 +123,63 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
       await screenshot(first, `${name}-open-workbench`).catch(() => undefined);
       throw error;
     }
+    settings = settingsNow(required(server, 'server'));
+    ready = true;
   });
   afterEach(screenshotOnFailure(name, () => (browser ? page : undefined)));
+  afterEach(function () {
+    failed ||= this.currentTest?.state === 'failed';
+  });
   after(async function () {
     this.timeout(30_000);
+    if (ready && !failed && server && browser && page && !page.isClosed()) {
+      parked = { key, settings, server, browser, page };
+      browser = undefined;
+      server = undefined;
+      return;
+    }
     await close();
   });
   return session;
+
+  /** Takes the parked session when it was started with the same options and is still as they would start it. */
+  async function takeParked(wanted: string, opts: Omit<CodeServerOptions, 'name'>): Promise<boolean> {
+    const left = parked;
+    if (!left) {
+      return false;
+    }
+    const why =
+      left.key !== wanted
+        ? 'other options'
+        : left.page.isClosed()
+          ? 'its page is closed'
+          : settingsNow(left.server) !== left.settings || !workspaceHolds(left.server, opts.workspaceFiles ?? {})
+            ? 'its settings or workspace files changed'
+            : (await left.page.locator('.tab.dirty').count()) > 0
+              ? 'an editor has unsaved changes'
+              : undefined;
+    if (why !== undefined) {
+      console.log(`    (a new workbench: the one left open has ${why})`);
+      return false;
+    }
+    parked = undefined;
+    try {
+      for (const other of left.page.context().pages()) {
+        if (other !== left.page) {
+          await other.close();
+        }
+      }
+      await left.page.keyboard.press('Escape');
+      await runCommand(left.page, 'View: Close All Editors');
+      await runCommand(left.page, 'Notifications: Clear All Notifications');
+    } catch (error) {
+      console.log(`    (a new workbench: the one left open could not be reset: ${String(error).split('\n')[0]})`);
+      parked = left;
+      return false;
+    }
+    ({ server, browser, page } = left);
+    return true;
+  }
 }
 
 /** A browser and its first page; the browser is closed when the page cannot be made. */

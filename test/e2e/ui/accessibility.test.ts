@@ -1,11 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { replyDirective } from '../../fakeService/chatContent';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 
 declare const getComputedStyle: (e: unknown) => { fontSize: string };
 import type { FrameLocator, Page } from 'playwright-core';
@@ -32,19 +28,11 @@ import {
   waitForReplyEnd,
   waitForReplyText,
 } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 
 describe('Accessibility: screen readers, keyboard only, text size', function () {
   this.timeout(180_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const axoKey = `fke_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey, axoKey });
-  const session = useWorkbench('accessibility', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey, AXO_API_KEY: axoKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 10, 'workbench.colorTheme': 'Default Dark Modern' },
-    workspaceFiles: { 'scratch.ts': '// scratch\n' },
-  }));
+  const { service, session } = useChatGroup('accessibility');
 
   /** Sets `alphaAxo.chat.announceReplies` and waits until the page follows it. */
   async function announceMode(mode: string): Promise<void> {

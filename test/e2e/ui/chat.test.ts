@@ -1,11 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chatReply } from '../../fakeService/chatContent';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   openChat,
@@ -18,6 +14,7 @@ import {
   waitForLastPrompt,
   waitForReplyText,
 } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 import { openFile } from './encyclopediaHelpers';
 
 /** The text colour of an element and the background of its first code block, as the page computed them. */
@@ -30,15 +27,7 @@ function themeColours(element: unknown): string {
 
 describe('ALPHA chat in the packaged extension', function () {
   this.timeout(120_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey });
-  const session = useWorkbench('chat', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 10, 'workbench.colorTheme': 'Default Dark Modern' },
-    workspaceFiles: { 'scratch.ts': '// scratch\n' },
-  }));
+  const { service, session } = useChatGroup('chat');
 
   it('streams a reply that grows before it completes and ends byte-exact (accents, emoji)', async () => {
     const frame = await openChat(session.page);
@@ -135,18 +124,25 @@ describe('ALPHA chat in the packaged extension', function () {
     await poll(async () => fs.readFileSync(file, 'utf8').includes(code), 10_000, 'the saved file lacks the code');
     // At the start of a line with text: the block, then a line break, so "// scratch" keeps a line of its own.
     assert.equal(fs.readFileSync(file, 'utf8'), `${code}\n// scratch\n`, 'the code went in at the cursor, once');
+    fs.writeFileSync(file, '// scratch\n'); // as the suite found it
   });
 
   it('looks native in a light and a dark theme (screenshots kept under .vscode-test/)', async () => {
     const page = session.page;
     const frame = await chatFrame(page);
-    // The picker lists the themes by label ("Dark Modern"); settings name them "Default Dark Modern".
-    const themes = { dark: 'Dark Modern', light: 'Light Modern' };
+    // The picker lists the themes by label; the suite began in Dark Modern and ends in it again, so the settings are
+    // as it found them (the next suite of the run may use this workbench).
+    const steps = [
+      ['dark', 'Dark Modern', 'vs-dark'],
+      ['light', 'Light Modern', 'vs'],
+      ['dark', 'Dark Modern', 'vs-dark'],
+    ] as const;
     const colours: Record<string, string> = {};
-    for (const [name, theme] of Object.entries(themes)) {
+    const read = () => replies(frame).last().evaluate(themeColours);
+    let previous: string | undefined;
+    for (const [name, theme, wanted] of steps) {
       await runCommand(page, 'Preferences: Color Theme');
       await fillInputBox(page, theme);
-      const wanted = name === 'dark' ? 'vs-dark' : 'vs';
       await poll(
         async () =>
           ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(wanted),
@@ -154,10 +150,13 @@ describe('ALPHA chat in the packaged extension', function () {
         `the workbench did not switch to ${theme}`,
       );
       // The webview gets the theme's variables a moment after the workbench: wait for the colours to change.
-      const read = () => replies(frame).last().evaluate(themeColours);
-      const previous = colours.dark;
       await poll(async () => (await read()) !== previous, 10_000, `the chat kept its colours in ${theme}`);
-      colours[name] = await read();
+      previous = await read();
+      if (colours[name] !== undefined) {
+        assert.equal(previous, colours[name], `back in ${theme}, the chat has its colours again`);
+        continue;
+      }
+      colours[name] = previous;
       const file = await screenshot(page, `chat-theme-${name}`);
       assert.ok(fs.statSync(file).size > 10_000, `the ${name} screenshot was written`);
     }

@@ -1,12 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { FrameLocator, Page } from 'playwright-core';
 import type { FakeService, RecordedRequest } from '../../fakeService/fakeService';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { fillInputBox, poll, runCommand } from '../harness/workbench';
 import { openChat, prompts, replies, sendPrompt, waitForLastPrompt, waitForReplyEnd } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 import { encyclopediaFrame } from './encyclopediaHelpers';
 
 /** The messages of a recorded chat request. */
@@ -61,15 +58,7 @@ async function chatOver(page: Page, part: string): Promise<FrameLocator> {
 /** Chat features that no test reached before: each through the real UI of the packaged extension. */
 describe('Chat flows: edit and resend, open code, the pinned view, Ask ALPHA about an article, the editor tab', function () {
   this.timeout(120_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const axoKey = `fke_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey, axoKey });
-  const session = useWorkbench('chat-flows', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey, AXO_API_KEY: axoKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 20 },
-  }));
+  const { service, session } = useChatGroup('chat-flows');
 
   it('Edit and resend sends the edited prompt in its place and replaces the reply', async () => {
     const fake = service();

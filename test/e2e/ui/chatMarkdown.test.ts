@@ -1,11 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { REFERENCE_URLS } from '../../fakeService/chatContent';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { chatFrame, poll } from '../harness/workbench';
 import { openChat, reloadWindow, replies, sendPrompt, storedConversation, waitForReplyEnd } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 
 /** The reply's Markdown as drawn: its blocks' HTML, without the chunks a streamed reply groups them in. */
 function drawnHtml(content: unknown): string {
@@ -18,14 +15,7 @@ function drawnHtml(content: unknown): string {
 
 describe('Streamed Markdown in the chat', function () {
   this.timeout(120_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey });
-  const session = useWorkbench('chat-markdown', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
-  }));
+  const { session } = useChatGroup('chat-markdown');
 
   it('reference links defined at the end of a streamed reply end as real links, as the whole reply renders', async () => {
     let frame = await openChat(session.page);

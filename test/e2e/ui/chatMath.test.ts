@@ -1,11 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { MATH_FORMULAS } from '../../fakeService/chatContent';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { poll, screenshot } from '../harness/workbench';
 import { openChat, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 
 /** A `<math>` element, as the page function below reads it. */
 interface MathElement {
@@ -14,14 +11,7 @@ interface MathElement {
 
 describe('Math in the chat', function () {
   this.timeout(120_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey });
-  const session = useWorkbench('chat-math', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
-  }));
+  const { session } = useChatGroup('chat-math');
 
   it('a streamed reply draws its TeX as MathML while it streams; amounts stay text; hostile formulas are inert', async () => {
     const frame = await openChat(session.page);

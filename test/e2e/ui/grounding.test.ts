@@ -1,25 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { replyDirective } from '../../fakeService/chatContent';
 import { fillInputBox, poll, runCommand } from '../harness/workbench';
 import type { FrameLocator } from 'playwright-core';
 import { openChat, reloadWindow, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 import { encyclopediaFrame } from './encyclopediaHelpers';
 
 describe('Grounded answers: ALPHA answers with AXO sources', function () {
   this.timeout(180_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const axoKey = `fke_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey, axoKey });
-  const session = useWorkbench('grounding', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey, AXO_API_KEY: axoKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
-  }));
+  const { service, session } = useChatGroup('grounding');
 
   it('asks AXO first, sends its answer to ALPHA, lists the sources and opens one in the Encyclopedia view', async () => {
     const fake = service();

@@ -1,12 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { replyDirective } from '../../fakeService/chatContent';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { fillInputBox, poll, runCommand } from '../harness/workbench';
 import { openChat, replies, sendPrompt, waitForReplyEnd } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 import { encyclopediaFrame } from './encyclopediaHelpers';
 
 /** The made-up hosts links point to; the browser's requests to them are answered here, never sent out. */
@@ -14,16 +11,7 @@ const OUTSIDE_HOSTS = new Set(['links.example', 'axo.example']);
 
 describe('Links in the chat and the encyclopedia open one browser tab', function () {
   this.timeout(120_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const axoKey = `fke_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey, axoKey });
-  const session = useWorkbench('links', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey, AXO_API_KEY: axoKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
-    workspaceFiles: { 'scratch.ts': '// scratch\n' },
-  }));
+  const { service, session } = useChatGroup('links');
 
   /** Every outside URL a browser tab navigated to, in order, and how many confirmations the workbench showed. */
   const opened: string[] = [];

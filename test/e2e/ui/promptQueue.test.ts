@@ -5,9 +5,6 @@ import * as path from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { newConversation, newId } from '../../../src/core/chat/conversation/conversation';
 import { exportJson } from '../../../src/core/chat/transfer/conversationExport';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { fillInputBox, poll, runCommand, screenshot, waitForToast } from '../harness/workbench';
 import {
   conversationFiles,
@@ -20,6 +17,7 @@ import {
   storedConversation,
   waitForReplyEnd,
 } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 
 /** A stored conversation file as the test compares it. */
 interface StoredFile {
@@ -96,15 +94,7 @@ async function waitForLastPrompts(frame: FrameLocator, expected: string[], timeo
 
 describe('Prompt queue: send while a reply streams', function () {
   this.timeout(240_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey });
-  const session = useWorkbench('prompt-queue', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 30 },
-    workspaceFiles: { 'scratch.ts': '// scratch\n' },
-  }));
+  const { service, session } = useChatGroup('prompt-queue');
   const marker = `queue-${randomBytes(4).toString('hex')}`;
   let frame: FrameLocator;
 

@@ -1,9 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FrameLocator, Page } from 'playwright-core';
-import { useFakeService } from '../harness/fakeServiceHooks';
-import { vsixPath } from '../harness/paths';
-import { useWorkbench } from '../harness/session';
 import { chatFrame, poll } from '../harness/workbench';
 import {
   openChat,
@@ -14,6 +11,7 @@ import {
   storedConversation,
   waitForReplyEnd,
 } from './chatHelpers';
+import { useChatGroup } from './chatGroup';
 
 /** Every prompt the page shows, in order (text content: a message scrolled out of view is not laid out). */
 async function promptTexts(frame: FrameLocator): Promise<string[]> {
@@ -43,15 +41,7 @@ async function openConversation(frame: FrameLocator, title: string): Promise<voi
 
 describe('Two windows on one conversation', function () {
   this.timeout(180_000);
-  const chatKey = `fkc_${randomBytes(12).toString('hex')}`;
-  const service = useFakeService({ chatKey });
-  const session = useWorkbench('two-windows', () => ({
-    vsix: vsixPath,
-    baseUrl: service().url,
-    env: { ALPHA_API_KEY: chatKey },
-    settings: { 'alphaAxo.requestTimeoutSeconds': 10 },
-    workspaceFiles: { 'scratch.ts': '// scratch\n' },
-  }));
+  const { session } = useChatGroup('two-windows');
   const marker = `shared-${randomBytes(4).toString('hex')}`;
   const turns = [`${marker} one from window 1`, 'two from window 2', 'three from window 1', 'four from window 2'];
   let first: FrameLocator;
