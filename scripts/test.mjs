@@ -157,13 +157,16 @@ async function single(stage, commands, timeoutMs, { counted = true, out, togethe
   return true;
 }
 
-/** A mocha suite run by a harness CLI that writes `{passed, failed, failures}` to a results file. */
-async function suite(stage, script, args, timeoutMs) {
+/**
+ * A mocha suite run by a harness CLI that writes `{passed, failed, failures}` to a results file; its output goes to
+ * `out` when given (see `exec`).
+ */
+async function suite(stage, script, args, timeoutMs, out) {
   const name = `${stage}${args.label ? `-${args.label}` : ''}`;
   const resultsFile = join(resultsDir, `${name}.json`);
   rmSync(resultsFile, { force: true });
   const command = [join(harness, script), '--results', resultsFile, ...args.argv];
-  const { ok, tail, code } = await exec(process.execPath, command, { timeoutMs });
+  const { ok, tail, code } = await exec(process.execPath, command, { timeoutMs, out });
   if (!existsSync(resultsFile)) {
     record(stage, 0, [{ title: `${name} (no results; exit ${code})`, error: lastLines(tail, 30) }]);
     return;
@@ -212,32 +215,43 @@ function compiledTests(dir, recursive) {
  * UI files run in one process, in this order, so that their suites share one workbench (`useChatGroup`): starting one
  * costs a file 15–20 s here. Every other UI file runs in a process of its own.
  */
-const UI_GROUPS = [
-  ['chatMarkdown', 'chatMath', 'grounding', 'links', 'chatFlows', 'promptQueue', 'twoWindows', 'chat', 'accessibility'],
-];
+const UI_GROUPS = {
+  'chat-group': [
+    'chatMarkdown',
+    'chatMath',
+    'grounding',
+    'links',
+    'chatFlows',
+    'promptQueue',
+    'twoWindows',
+    'chat',
+    'accessibility',
+  ],
+};
 
-/** The UI files' runs: each group where its first file comes in the sorted list, every other file alone. */
+/** The UI files' runs, `{ label, files }`: each group where its first file comes in the sorted list, every other file alone. */
 function uiRuns(files) {
-  const byName = new Map(files.map((file) => [basename(file).replace(/\.test\.js$/, ''), file]));
-  const grouped = new Map();
-  for (const group of UI_GROUPS) {
+  const nameOf = (file) => basename(file).replace(/\.test\.js$/, '');
+  const byName = new Map(files.map((file) => [nameOf(file), file]));
+  const groupOf = new Map();
+  for (const [label, group] of Object.entries(UI_GROUPS)) {
     const missing = group.filter((name) => !byName.has(name));
     if (missing.length > 0) {
-      throw new Error(`UI_GROUPS names files that are not there: ${missing.join(', ')}`);
+      throw new Error(`UI_GROUPS.${label} names files that are not there: ${missing.join(', ')}`);
     }
     for (const name of group) {
-      grouped.set(name, group);
+      groupOf.set(name, label);
     }
   }
   const runs = [];
   const done = new Set();
   for (const [name, file] of byName) {
-    const group = grouped.get(name);
-    if (!group) {
-      runs.push([file]);
-    } else if (!done.has(group)) {
-      done.add(group);
-      runs.push(group.map((member) => byName.get(member)));
+    const label = groupOf.get(name);
+    if (!label) {
+      runs.push({ label: name, files: [file] });
+    } else if (!done.has(label)) {
+      done.add(label);
+      runs.push({ label, files: UI_GROUPS[label].map((member) => byName.get(member)) });
     }
   }
   return runs;
@@ -286,8 +300,9 @@ async function timed(stage, run) {
 }
 
 /**
- * Stages that only read the sources (lint, type-check, package) run side by side: each one's output is held
- * and printed whole when it ends, so the log reads as if they had run in turn. `stages` is `[name, run(out)]`.
+ * Stages that do not depend on each other run side by side (lint, type-check and package; then unit and extension
+ * host): each one's output is held and printed whole when it ends, so the log reads as if they had run in turn.
+ * `stages` is `[name, run(out)]`.
  */
 async function sideBySide(stages) {
   if (stages.length === 1) {
@@ -346,23 +361,37 @@ async function main() {
   if (checks.length > 0) {
     await sideBySide(checks);
   }
-  if (only.has('unit')) {
-    await timed('unit', () =>
-      suite('unit', 'mochaRunner.js', { argv: [...grepArgs, ...compiledTests('test/unit', true)] }, 5 * MINUTE),
-    );
-  }
+  // Unit and extension-host tests side by side: the one is a Node process, the other a code-server and a browser,
+  // neither reads what the other writes, and the unit tests' growth checks count CPU time, not the wall clock.
+  let prerequisites;
   if (wantsE2e) {
     rmSync(join(root, '.vscode-test', 'screenshots'), { recursive: true, force: true }); // this run's failures only
-    const skipWhy = !packaged ? 'packaging failed' : await e2ePrerequisites();
-    if (only.has('exthost')) {
-      await timed('exthost', async () =>
-        skipWhy ? skip('exthost', skipWhy) : suite('exthost', 'extHostRunner.js', { argv: grepArgs }, 8 * MINUTE),
-      );
-    }
+    prerequisites = !packaged ? Promise.resolve('packaging failed') : e2ePrerequisites();
+  }
+  const tests = [];
+  if (only.has('unit')) {
+    const argv = [...grepArgs, ...compiledTests('test/unit', true)];
+    tests.push(['unit', (out) => suite('unit', 'mochaRunner.js', { argv }, 5 * MINUTE, out)]);
+  }
+  if (only.has('exthost')) {
+    tests.push([
+      'exthost',
+      async (out) => {
+        const skipWhy = await prerequisites;
+        return skipWhy
+          ? skip('exthost', skipWhy)
+          : suite('exthost', 'extHostRunner.js', { argv: grepArgs }, 8 * MINUTE, out);
+      },
+    ]);
+  }
+  if (tests.length > 0) {
+    await sideBySide(tests);
+  }
+  if (wantsE2e) {
+    const skipWhy = await prerequisites;
     if (only.has('ui')) {
       await timed('ui', async () => {
-        for (const files of uiRuns(compiledTests('test/e2e/ui', false))) {
-          const label = files.map((file) => basename(file).replace(/\.test\.js$/, '')).join('+');
+        for (const { label, files } of uiRuns(compiledTests('test/e2e/ui', false))) {
           if (skipWhy) {
             skip(`ui ${label}`, skipWhy);
             continue;
