@@ -48,7 +48,7 @@ atRunEnd(closeParked);
  * screenshot of a failed test; `after` closes everything.
  *
  * Suites run in one process (the test command runs a group of UI files so) share one workbench when they ask for the
- * same server: `after` leaves it open if none of the suite's tests failed, and the next suite's `before` takes it when
+ * same server: `after` leaves it open if every test of the suite passed, and the next suite's `before` takes it when
  * its options are the same and the server is still as they would start it (the settings files as when the last suite
  * began, the workspace files as given, no editor with unsaved changes); it then closes other windows, the editors and
  * the notifications, and `reused` says so. Otherwise that workbench is closed and a new one started (and the test
@@ -60,7 +60,6 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
   let page: Page | undefined;
   let reused = false;
   let ready = false;
-  let failed = false;
   let key = '';
   let settings = '';
   const close = async (): Promise<void> => {
@@ -127,12 +126,12 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
     ready = true;
   });
   afterEach(screenshotOnFailure(name, () => (browser ? page : undefined)));
-  afterEach(function () {
-    failed ||= this.currentTest?.state === 'failed';
-  });
   after(async function () {
     this.timeout(30_000);
-    if (ready && !failed && server && browser && page && !page.isClosed()) {
+    // Only when every test of the suite ran and passed: not after a failure, nor after a hook that failed (a later
+    // hook of the suite, like a group's new conversation, leaves its tests unrun).
+    const passed = (this.test?.parent?.tests ?? []).every((test) => test.state === 'passed');
+    if (ready && passed && server && browser && page && !page.isClosed()) {
       parked = { key, settings, server, browser, page };
       browser = undefined;
       server = undefined;
