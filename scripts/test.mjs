@@ -1,4 +1,5 @@
-// The one test command. Stages, in order: lint, typecheck and package (side by side), unit, exthost, ui.
+// The one test command. Stages, in order: lint, typecheck and package (side by side), unit and exthost (side by
+// side), ui.
 //   node scripts/test.mjs [--only lint,typecheck,package,unit,exthost,ui] [--grep PATTERN]
 // lint, typecheck and package count as one test each; the suites count their mocha tests. Prints every failure
 // with its title and error, the ten slowest tests and hooks and the total time, and ends with the line

@@ -15,12 +15,12 @@ atRunEnd(closeParked);
 
 /**
  * Starts a fake service before the suite's tests (call it inside `describe`, before `useWorkbench` so the service
- * runs when the workbench starts) and closes it after them. Returns the running service; asking for it before it
- * started fails the test that asks.
+ * runs when the workbench starts). Returns the running service; asking for it before it started fails the test that
+ * asks.
  *
- * Suites of one process that ask for the same options share one service (and so its URL, which lets them share a
- * workbench, see `useWorkbench`): it is left running after a suite and reset (no queued fault, no recorded request)
- * for the next.
+ * After the suite the service is left running: the next suite of the process that asks for the same options gets it
+ * reset (no queued fault, no recorded request), and with it the same URL, which lets them share a workbench (see
+ * `useWorkbench`); one that asks for other options closes it, and the run's end closes the last.
  */
 export function useFakeService(options: FakeServiceOptions): () => FakeService {
   let fake: FakeService | undefined;

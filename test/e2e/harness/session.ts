@@ -4,7 +4,7 @@ import { settingsNow, startCodeServer, workspaceHolds, type CodeServer, type Cod
 import { atRunEnd } from './runEnd';
 import { openWorkbench, runCommand, screenshot, screenshotOnFailure } from './workbench';
 
-/** One code-server, one browser and one workbench page, shared by the tests of one file. */
+/** One code-server, one browser and one workbench page, shared by a suite's tests (or by suites': `useWorkbench`). */
 export interface WorkbenchSession {
   readonly server: CodeServer;
   readonly browser: Browser;
@@ -45,7 +45,7 @@ atRunEnd(closeParked);
 /**
  * Registers mocha hooks on the enclosing `describe`: `before` starts code-server with `options()` (called then, so it
  * may use what earlier hooks made, like a fake service's URL), a browser and the workbench; `afterEach` takes a
- * screenshot of a failed test; `after` closes everything.
+ * screenshot of a failed test; `after` closes everything (or leaves it for the next suite, as below).
  *
  * Suites run in one process (the test command runs a group of UI files so) share one workbench when they ask for the
  * same server: `after` leaves it open if every test of the suite passed, and the next suite's `before` takes it when
