@@ -230,7 +230,7 @@ const UI_GROUPS = {
   ],
 };
 
-/** The UI files' runs, `{ label, files }`: each group where its first file comes in the sorted list, every other file alone. */
+/** The UI files' runs, `{ label, files }`: a group where its first file comes in the sorted list, other files alone. */
 function uiRuns(files) {
   const nameOf = (file) => basename(file).replace(/\.test\.js$/, '');
   const byName = new Map(files.map((file) => [nameOf(file), file]));
