@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage } from './browser';
 import { settingsNow, startCodeServer, workspaceHolds, type CodeServer, type CodeServerOptions } from './codeServer';
 import { atRunEnd } from './runEnd';
-import { openWorkbench, runCommand, screenshot, screenshotOnFailure } from './workbench';
+import { clearNotifications, openWorkbench, runCommand, screenshot, screenshotOnFailure } from './workbench';
 
 /** One code-server, one browser and one workbench page, shared by a suite's tests (or by suites': `useWorkbench`). */
 export interface WorkbenchSession {
@@ -49,10 +49,11 @@ atRunEnd(closeParked);
  *
  * Suites run in one process (the test command runs a group of UI files so) share one workbench when they ask for the
  * same server: `after` leaves it open if every test of the suite passed, and the next suite's `before` takes it when
- * its options are the same and the server is still as they would start it (the settings files as when the last suite
- * began, the workspace files as given, no editor with unsaved changes); it then closes other windows, the editors and
- * the notifications, and `reused` says so. Otherwise that workbench is closed and a new one started (and the test
- * output says why). Starting one costs a UI file 15–20 s on a 2-core machine.
+ * its options are the same and, once its other windows, editors and notifications are closed, the server is still as
+ * they would start it: the settings files as when the last suite began, the workspace files as given (code-server
+ * saves an edited file, at the latest when its editor closes, so an edit shows there). `reused` then says so.
+ * Otherwise that workbench is closed and a new one started, and the test output says why. Starting one costs a UI
+ * file 15–20 s on a 2-core machine.
  */
 export function useWorkbench(name: string, options: () => Omit<CodeServerOptions, 'name'>): WorkbenchSession {
   let server: CodeServer | undefined;
@@ -141,43 +142,42 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
   });
   return session;
 
-  /** Takes the parked session when it was started with the same options and is still as they would start it. */
+  /**
+   * Takes the parked session when it was started with the same options and, once reset (other windows, the editors
+   * and the notifications closed: closing an editor saves an edit auto save had not written yet), is still as they
+   * would start it. Says why not in the test output; the caller then closes it.
+   */
   async function takeParked(wanted: string, opts: Omit<CodeServerOptions, 'name'>): Promise<boolean> {
     const left = parked;
     if (!left) {
       return false;
     }
-    const why =
-      left.key !== wanted
-        ? 'other options'
-        : left.page.isClosed()
-          ? 'its page is closed'
-          : settingsNow(left.server) !== left.settings || !workspaceHolds(left.server, opts.workspaceFiles ?? {})
-            ? 'its settings or workspace files changed'
-            : (await left.page.locator('.tab.dirty').count()) > 0
-              ? 'an editor has unsaved changes'
-              : undefined;
-    if (why !== undefined) {
-      console.log(`    (a new workbench: the one left open has ${why})`);
-      return false;
+    const why = left.key !== wanted ? 'other options' : left.page.isClosed() ? 'its page is closed' : await reset(left);
+    const same = settingsNow(left.server) === left.settings && workspaceHolds(left.server, opts.workspaceFiles ?? {});
+    if (why === undefined && same) {
+      ({ server, browser, page } = left);
+      parked = undefined;
+      return true;
     }
-    parked = undefined;
-    try {
-      for (const other of left.page.context().pages()) {
-        if (other !== left.page) {
-          await other.close();
-        }
+    console.log(`    (a new workbench: the one left open has ${why ?? 'its settings or workspace files changed'})`);
+    return false;
+  }
+}
+
+/** Closes a workbench's other windows, its editors and its notifications; says why not when that fails. */
+async function reset(left: Parked): Promise<string | undefined> {
+  try {
+    for (const other of left.page.context().pages()) {
+      if (other !== left.page) {
+        await other.close();
       }
-      await left.page.keyboard.press('Escape');
-      await runCommand(left.page, 'View: Close All Editors');
-      await runCommand(left.page, 'Notifications: Clear All Notifications');
-    } catch (error) {
-      console.log(`    (a new workbench: the one left open could not be reset: ${String(error).split('\n')[0]})`);
-      parked = left;
-      return false;
     }
-    ({ server, browser, page } = left);
-    return true;
+    await left.page.keyboard.press('Escape');
+    await runCommand(left.page, 'View: Close All Editors');
+    await clearNotifications(left.page);
+    return undefined;
+  } catch (error) {
+    return `not been reset: ${String(error).split('\n')[0]}`;
   }
 }
 
