@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { replyDirective } from '../../fakeService/chatContent';
 
 declare const getComputedStyle: (e: unknown) => { fontSize: string };
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import { chatFrame, fillInputBox, poll, runCommand, screenshot } from '../harness/workbench';
 import {
   focusedName,
@@ -20,6 +20,8 @@ import {
 } from './a11yHelpers';
 import { encyclopediaFrame, openFile } from './encyclopediaHelpers';
 import {
+  newConversation,
+  notNew,
   openChat,
   prompts,
   replies,
@@ -415,34 +417,4 @@ async function footerBoxes(frame: import('playwright-core').FrameLocator): Promi
     }
     return { problems };
   });
-}
-
-/** What the chat shows when a new conversation was asked for and did not come: its title and its prompts. */
-async function notNew(frame: FrameLocator): Promise<string> {
-  const title = await frame
-    .locator('h1.title')
-    .textContent({ timeout: 1_000 })
-    .catch(() => '?');
-  return `no new conversation: the chat shows "${title}" with ${await prompts(frame).count()} prompts`;
-}
-
-/**
- * Runs "ALPHA: New Conversation" from the palette and returns the chat once it shows no prompt. Twice in full runs
- * (never alone) the first run left the conversation shown, though the palette ran it: it is run once more after
- * 15 s (noted to be found out), and the failure says what the chat showed.
- */
-async function newConversation(page: Page): Promise<FrameLocator> {
-  await runCommand(page, 'ALPHA: New Conversation');
-  const frame = await chatFrame(page);
-  const fresh = async () => (await prompts(frame).count()) === 0;
-  if (
-    !(await poll(fresh, 15_000, '').then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    await runCommand(page, 'ALPHA: New Conversation');
-  }
-  await poll(fresh, 30_000, () => notNew(frame));
-  return frame;
 }

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { useFakeService } from '../harness/fakeServiceHooks';
 import { vsixPath } from '../harness/paths';
 import { useWorkbench } from '../harness/session';
-import { poll, runCommand } from '../harness/workbench';
-import { openChat, prompts } from './chatHelpers';
+import { newConversation } from './chatHelpers';
 
 /**
  * The keys of this process's chat suites: made once, so that suites run in one process (the test command runs the
@@ -29,9 +28,7 @@ export function useChatGroup(name: string) {
   }));
   before(async () => {
     if (session.reused) {
-      await runCommand(session.page, 'ALPHA: New Conversation');
-      const frame = await openChat(session.page);
-      await poll(async () => (await prompts(frame).count()) === 0, 10_000, 'the chat did not start a new conversation');
+      await newConversation(session.page);
     }
   });
   return { service, session, chatKey, axoKey };
