@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { newConversation, type ContextItem, type Conversation } from '../../core/chat/conversation/conversation';
 import { type ConversationMatch } from '../../core/chat/conversation/conversationSearch';
 import { mergeConversations } from '../../core/chat/conversation/conversationMerge';
+import { CONVERSATION_SETTINGS, copySetting } from '../../core/chat/conversation/conversationSettings';
 import { type ConversationStore } from '../../core/chat/store/conversationStore';
 import {
   summaryOf,
@@ -263,7 +264,8 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
 
   /**
    * Takes a merged copy into the conversation shown, keeping what was added here since `sent` (the ids the merge
-   * started from) and the same message objects (a reply streaming into one keeps streaming into what is shown).
+   * started from) and the same message objects (a reply streaming into one keeps streaming into what is shown), and
+   * each setting (title, pin, grounding, tool access) from the copy that changed it last.
    */
   private adopt(conversation: Conversation, merged: Conversation, sent: ReadonlySet<string>): void {
     if (conversation !== this.conversation) {
@@ -281,7 +283,14 @@ export class ChatSession implements ConversationHolder, vscode.Disposable {
     } else {
       delete conversation.queue;
     }
-    conversation.title = latest.title;
+    for (const setting of CONVERSATION_SETTINGS) {
+      copySetting(conversation, latest, setting);
+    }
+    if (latest.changedAt) {
+      conversation.changedAt = latest.changedAt;
+    } else {
+      delete conversation.changedAt;
+    }
     conversation.updatedAt = latest.updatedAt;
   }
 

@@ -86,7 +86,10 @@ export interface Conversation {
   messages: StoredMessage[];
   /** The messages off the path shown (edited prompts, regenerated replies and what followed them), each once. */
   branches?: StoredMessage[];
-  /** "Ground with AXO" is on for this conversation; optional, so older files need no upgrade step (absent = off). */
+  /**
+   * "Ground with AXO" as chosen for this conversation; optional, so older files need no upgrade step (absent: the
+   * `alphaAxo.chat.groundWithAxo` setting's default; `false` is kept, a choice against a default that is on).
+   */
   groundWithAxo?: boolean;
   /** Summaries sent in place of older turns (see compaction.ts); absent when the conversation was never compacted. */
   compactions?: Compaction[];
@@ -104,7 +107,18 @@ export interface Conversation {
    * Optional like `pinned`: older files have none, and older builds ignore it.
    */
   queue?: QueuePart[];
+  /**
+   * When each of the conversation's own settings last changed (ms): two windows' copies take each setting from the
+   * copy that changed it last (see conversationSettings.ts). Absent in older files, where this window's copy wins.
+   */
+  changedAt?: SettingTimes;
 }
+
+/** The settings a conversation keeps of its own, which a second window may change meanwhile. */
+export type ConversationSetting = 'title' | 'pinned' | 'groundWithAxo' | 'toolAccess';
+
+/** When each setting last changed (absent: never, or before the times were kept). */
+export type SettingTimes = Partial<Record<ConversationSetting, number>>;
 
 /**
  * Compaction: ALPHA summarises the older turns of the path shown into one message, which is sent instead of them

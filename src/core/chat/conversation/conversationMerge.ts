@@ -1,6 +1,7 @@
 import { tidyBranches } from './branches';
 import { mergeCompactions } from './compaction';
 import type { Conversation, StoredMessage } from './conversation';
+import { mergeSettings, settingsDiffer } from './conversationSettings';
 import { mergeQueues, queuesDiffer } from './queuedPrompts';
 
 /** What a window last read or wrote of a conversation: the ids of its messages then. */
@@ -18,7 +19,8 @@ export interface MergeBase {
  *   prompt): it goes;
  * - a message both have comes from the copy that is further along (see `further`), this window's on a tie, as the
  *   same object, so a reply streaming into it keeps streaming into what is saved.
- * The title is this window's unless it has none; times span both. Each window's part of the prompt queue comes from
+ * The title, pin, "Ground with AXO" and tool access each come from the copy that changed it last (mergeSettings);
+ * times span both. Each window's part of the prompt queue comes from
  * the copy that changed it last (see mergeQueues).
  */
 export function mergeConversations(base: MergeBase, mine: Conversation, theirs: Conversation): Conversation {
@@ -46,11 +48,11 @@ export function mergeConversations(base: MergeBase, mine: Conversation, theirs: 
   }
   const result: Conversation = {
     ...mine,
-    title: mine.title || theirs.title,
     createdAt: Math.min(mine.createdAt, theirs.createdAt),
     updatedAt: Math.max(mine.updatedAt, theirs.updatedAt),
     messages: merged,
   };
+  mergeSettings(result, mine, theirs);
   // Compactions too: each once, undone when either window undid it.
   delete result.compactions;
   const compactions = mergeCompactions(mine.compactions, theirs.compactions);
@@ -73,14 +75,14 @@ export function mergeConversations(base: MergeBase, mine: Conversation, theirs: 
   return result;
 }
 
-/** Whether a merge changed anything this window shows (its messages, title or queue). */
+/** Whether a merge changed anything this window shows (its messages, queue or settings). */
 export function differs(before: Conversation, after: Conversation): boolean {
   return (
-    before.title !== after.title ||
     before.messages.length !== after.messages.length ||
     (before.branches?.length ?? 0) !== (after.branches?.length ?? 0) ||
     before.messages.some((m, i) => m !== after.messages[i]) ||
-    queuesDiffer(before.queue, after.queue)
+    queuesDiffer(before.queue, after.queue) ||
+    settingsDiffer(before, after)
   );
 }
 

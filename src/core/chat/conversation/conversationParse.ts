@@ -8,10 +8,12 @@ import {
   type ContextItem,
   type Conversation,
   type ReplyStatus,
+  type SettingTimes,
   type StoredError,
   type StoredMessage,
   type TrimRecord,
 } from './conversation';
+import { CONVERSATION_SETTINGS } from './conversationSettings';
 import { parseQueue } from './queuedPrompts';
 import { parseSteps } from './storedSteps';
 import { isToolAccess } from '../tools/chatTool';
@@ -50,13 +52,29 @@ export function parseConversation(input: unknown, keepStreaming = false): Conver
     updatedAt: num(value.updatedAt) ?? createdAt,
     messages: keepStreaming ? messages : messages.map(markInterrupted),
     ...(branches.length ? { branches: keepStreaming ? branches : branches.map(markInterrupted) } : {}),
-    ...(value.groundWithAxo === true ? { groundWithAxo: true } : {}),
+    ...(typeof value.groundWithAxo === 'boolean' ? { groundWithAxo: value.groundWithAxo } : {}),
     ...(value.pinned === true ? { pinned: true } : {}),
     ...compactionsOf(value.compactions),
     ...(typeof value.workspace === 'string' && value.workspace ? { workspace: value.workspace } : {}),
     ...(queue ? { queue } : {}),
     ...(isToolAccess(value.toolAccess) ? { toolAccess: value.toolAccess } : {}),
+    ...settingTimesOf(value.changedAt),
   };
+}
+
+/** The settings' change times kept: only known settings, each a finite time. */
+function settingTimesOf(value: unknown): { changedAt?: SettingTimes } {
+  if (!isRecord(value)) {
+    return {};
+  }
+  const times: SettingTimes = {};
+  for (const setting of CONVERSATION_SETTINGS) {
+    const at = num(value[setting]);
+    if (at !== undefined) {
+      times[setting] = at;
+    }
+  }
+  return Object.keys(times).length ? { changedAt: times } : {};
 }
 
 function compactionsOf(value: unknown): { compactions?: Compaction[] } {

@@ -1,5 +1,6 @@
 import { leavePath, newVersionTime } from './branches';
 import { newId, type Conversation, type StoredMessage } from './conversation';
+import { changeSetting } from './conversationSettings';
 import { hasPromptTitle, titleFrom } from './promptAdd';
 
 /**
@@ -51,7 +52,7 @@ export function prepareEdit(conversation: Conversation, messageId: string, text:
   leavePath(conversation, index);
   messages.push(edited);
   if (autoTitle) {
-    conversation.title = titleFrom(text, edited.context ?? []);
+    changeSetting(conversation, 'title', titleFrom(text, edited.context ?? []));
   }
   return true;
 }

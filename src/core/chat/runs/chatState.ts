@@ -9,6 +9,7 @@ import type { ConversationSummary } from '../store/conversationSummary';
 import { OperationQueue } from './operationQueue';
 import { addPending, addPrompt, addRecordedReply, hasPromptTitle, titleFrom } from '../conversation/promptAdd';
 import { prepareEdit, prepareRegenerate } from '../conversation/versionEdits';
+import { changeSetting } from '../conversation/conversationSettings';
 import type { QueuedPrompt } from '../conversation/conversation';
 import { PromptQueue } from './promptQueue';
 import {
@@ -169,7 +170,7 @@ export class ChatState {
       const shown = conversation.messages[0];
       if (autoTitle && shown !== first && shown) {
         // A title the first prompt gave follows the version of it shown; one the user gave stays.
-        conversation.title = titleFrom(shown.content, shown.context ?? []);
+        changeSetting(conversation, 'title', titleFrom(shown.content, shown.context ?? []));
       }
       await this.options.holder.saveNow();
       await this.options.listener.conversationChanged();
@@ -226,7 +227,7 @@ export class ChatState {
   /** The "Ground with AXO" toggle: remembered by the conversation shown from now on. */
   setGround(on: boolean): Promise<void> {
     return this.serial(async () => {
-      this.conversation.groundWithAxo = on;
+      changeSetting(this.conversation, 'groundWithAxo', on);
       this.options.holder.scheduleSave();
     });
   }
@@ -235,7 +236,7 @@ export class ChatState {
   setToolAccess(access: ToolAccess): Promise<void> {
     return this.serial(async () => {
       if (isToolAccess(access)) {
-        this.conversation.toolAccess = access;
+        changeSetting(this.conversation, 'toolAccess', access);
         this.options.holder.scheduleSave();
       }
     });

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { newId, titleFor, type Conversation } from '../conversation/conversation';
+import { changeSetting } from '../conversation/conversationSettings';
 import type { ChatStateListener, ConversationHolder } from './chatStateTypes';
 
 /** The longest title a rename keeps. */
@@ -53,22 +54,14 @@ export async function renameConversation(context: OrganiseContext, id: string, t
   if (!clean) {
     return false;
   }
-  const ok = await holder.update(id, (c) => {
-    c.title = clean;
-  });
+  const ok = await holder.update(id, (c) => changeSetting(c, 'title', clean));
   await (id === holder.conversation.id ? listener.conversationChanged() : listener.listChanged());
   return ok;
 }
 
 /** Pins a conversation to the top of the list, or unpins it. */
 export async function pinConversation(context: OrganiseContext, id: string, pinned: boolean): Promise<boolean> {
-  const ok = await context.holder.update(id, (c) => {
-    if (pinned) {
-      c.pinned = true;
-    } else {
-      delete c.pinned;
-    }
-  });
+  const ok = await context.holder.update(id, (c) => changeSetting(c, 'pinned', pinned ? true : undefined));
   await context.listener.listChanged();
   return ok;
 }
