@@ -189,12 +189,23 @@ describe('Accessibility: screen readers, keyboard only, text size', function () 
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .view-lines', { hasText: 'export function greet' }).first().waitFor();
 
-    // Insert at cursor left the focus in the editor: back to the chat with its command, from the palette.
-    await page.keyboard.press('F1');
-    await page.keyboard.type('ALPHA: Open Chat');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'ALPHA: Open Chat' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await poll(async () => (await focusedName(frame)) === 'Message ALPHA', 10_000, 'the composer did not get focus');
+    // Insert at cursor left the focus in the editor: back to the chat with its command, from the palette (F1, its
+    // title, the arrow keys to its row: Enter on the first row as typed could run another command of the list while
+    // the palette still filtered, such as "ALPHA: Open Chat in Editor").
+    await runCommand(page, 'ALPHA: Open Chat');
+    await poll(
+      async () => (await focusedName(frame)) === 'Message ALPHA',
+      10_000,
+      'the composer did not get focus',
+    ).catch(async (error: Error) => {
+      // Where the focus is instead: the workbench's element, and whether the chat's page has it at all.
+      const workbench = await page.evaluate<string>(
+        `(() => { const e = document.activeElement; return e ? e.tagName + '.' + [...e.classList].join('.') : 'none'; })()`,
+      );
+      throw new Error(
+        `${error.message}; the workbench's focus: ${workbench}, the page's: "${await focusedName(frame)}"`,
+      );
+    });
 
     // A new conversation, then the history list: open it, pick the first conversation with the arrows and Enter.
     await page.keyboard.press('Control+ArrowUp');
