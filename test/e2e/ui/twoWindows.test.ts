@@ -62,6 +62,24 @@ describe('Two windows on one conversation', function () {
     await waitForPrompts(first, turns.slice(0, 2));
   });
 
+  it('shows a setting of the conversation changed in the other window: Ground with AXO, on in one, off in the other', async () => {
+    const pressed = (frame: FrameLocator, value: 'true' | 'false', where: string) =>
+      poll(
+        async () =>
+          (await frame.getByRole('button', { name: 'Ground with AXO', exact: true }).getAttribute('aria-pressed')) ===
+          value,
+        5_000,
+        `Ground with AXO is not ${value === 'true' ? 'on' : 'off'} in ${where}`,
+      );
+    await pressed(first, 'false', 'window 1');
+    await second.getByRole('button', { name: 'Ground with AXO', exact: true }).click();
+    await pressed(second, 'true', 'window 2, where it was clicked');
+    await pressed(first, 'true', 'window 1');
+    await first.getByRole('button', { name: 'Ground with AXO', exact: true }).click();
+    await pressed(first, 'false', 'window 1, where it was clicked');
+    await pressed(second, 'false', 'window 2');
+  });
+
   it('takes turns: every prompt and reply of both windows is in both, and stays after a reload', async () => {
     await sendPrompt(first, turns[2]);
     await waitForReplyEnd(first);
