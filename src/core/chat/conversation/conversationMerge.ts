@@ -20,8 +20,7 @@ export interface MergeBase {
  * - a message both have comes from the copy that is further along (see `further`), this window's on a tie, as the
  *   same object, so a reply streaming into it keeps streaming into what is saved.
  * The title, pin, "Ground with AXO" and tool access each come from the copy that changed it last (mergeSettings);
- * times span both. Each window's part of the prompt queue comes from
- * the copy that changed it last (see mergeQueues).
+ * times span both. Each window's part of the prompt queue comes from the copy that changed it last (mergeQueues).
  */
 export function mergeConversations(base: MergeBase, mine: Conversation, theirs: Conversation): Conversation {
   const mineById = new Map(mine.messages.map((m) => [m.id, m]));

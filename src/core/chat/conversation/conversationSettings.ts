@@ -55,7 +55,7 @@ export function settingsDiffer(a: Conversation, b: Conversation): boolean {
   );
 }
 
-/** Takes `setting` (and its time) from `from` into `into`, absent where `from` has none. */
+/** Takes `setting` from `from` into `into`, absent where `from` has none (its time is the caller's to take). */
 export function copySetting<K extends ConversationSetting>(into: Conversation, from: Conversation, setting: K): void {
   const value = from[setting];
   if (value === undefined) {
