@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { HostToWebview, WebviewToHost } from '../../protocol/chatProtocol';
 import { h } from '../shared/dom';
-import { imageAlt } from './safeHtml';
+import { imageAlt, loadedImage, rememberImage } from './safeHtml';
 import { openHostLinksOnEnter } from '../shared/hostLinks';
 import { codeAction } from './messages/codeBlocks';
 import type { FindBar } from './panels/findBar';
@@ -121,11 +121,14 @@ function droppedUris(data: DataTransfer | null, read: boolean): string[] | undef
   return uris.length ? uris : undefined;
 }
 
-/** An image the host loaded (or could not) replaces the buttons that asked for it. */
+/** An image the host loaded (or could not) replaces the buttons that asked for it; a loaded one is remembered. */
 export function showImage(
   root: HTMLElement,
   message: Extract<HostToWebview, { type: 'image/loaded' | 'image/failed' }>,
 ): void {
+  if (message.type === 'image/loaded') {
+    rememberImage(message.url, message.dataUri);
+  }
   for (const button of Array.from(root.querySelectorAll<HTMLButtonElement>('button.load-image'))) {
     if (button.dataset.imageUrl !== message.url) {
       continue;
@@ -133,7 +136,7 @@ export function showImage(
     const alt = imageAlt(button) ?? l10n.t('image');
     button.replaceWith(
       message.type === 'image/loaded'
-        ? h('img', { src: message.dataUri, alt, class: 'loaded-image' })
+        ? loadedImage(message.dataUri, alt)
         : h('span', { class: 'notice error inline', role: 'status' }, message.message),
     );
   }

@@ -44,6 +44,33 @@ export function imageAlt(button: Element): string | undefined {
   return imageAlts.get(button);
 }
 
+/** How many loaded images the page remembers (each a `data:` URI of at most what the host loads). */
+const REMEMBERED_IMAGES = 16;
+
+/**
+ * The images the user loaded, by URL, the oldest first: a message drawn again (the conversation redrawn after another
+ * window's change, a slice of older messages or a section of a long reply woken, a switch back) shows the image, not
+ * the button again; an answer that came while its button was off the page is shown when it is drawn.
+ */
+const loadedImages = new Map<string, string>();
+
+/** Remembers an image the host loaded for `url`, as the `data:` URI it sent (the oldest of too many goes). */
+export function rememberImage(url: string, dataUri: string): void {
+  loadedImages.delete(url);
+  loadedImages.set(url, dataUri);
+  for (const oldest of loadedImages.keys()) {
+    if (loadedImages.size <= REMEMBERED_IMAGES) {
+      break;
+    }
+    loadedImages.delete(oldest);
+  }
+}
+
+/** The image loaded for `url`, as an element in place of its button. */
+export function loadedImage(dataUri: string, alt: string): HTMLElement {
+  return h('img', { src: dataUri, alt, class: 'loaded-image' });
+}
+
 /**
  * Sanitises rendered Markdown into a fragment: DOMPurify drops scripts, handlers, frames, forms, styles, SVG and
  * images, and lets through only the MathML math.ts renders (mathSanitizer.ts); then links become host-opened links (`data-url`, no `href`: see hostLinks.ts) or inert text, and image placeholders become
@@ -68,7 +95,10 @@ export function safeFragment(html: string): DocumentFragment {
   for (const span of Array.from(fragment.querySelectorAll<HTMLElement>('span.image-placeholder'))) {
     const src = span.dataset.src;
     const alt = span.dataset.alt || l10n.t('image');
-    if (isWebUrl(src)) {
+    const loaded = src === undefined ? undefined : loadedImages.get(src);
+    if (loaded !== undefined) {
+      span.replaceWith(loadedImage(loaded, alt));
+    } else if (isWebUrl(src)) {
       const button = h(
         'button',
         { type: 'button', class: 'load-image', 'data-image-url': src, title: l10n.t('Load {0}', src) },
