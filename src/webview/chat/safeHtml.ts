@@ -66,7 +66,7 @@ export function rememberImage(url: string, dataUri: string): void {
   }
 }
 
-/** The image loaded for `url`, as an element in place of its button. */
+/** A loaded image (the host's `data:` URI) as the element that takes its button's place. */
 export function loadedImage(dataUri: string, alt: string): HTMLElement {
   return h('img', { src: dataUri, alt, class: 'loaded-image' });
 }
