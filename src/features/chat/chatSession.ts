@@ -1,8 +1,13 @@
 import type * as vscode from 'vscode';
-import { newConversation, type ContextItem, type Conversation } from '../../core/chat/conversation/conversation';
+import {
+  CONVERSATION_SETTINGS,
+  newConversation,
+  type ContextItem,
+  type Conversation,
+} from '../../core/chat/conversation/conversation';
 import { type ConversationMatch } from '../../core/chat/conversation/conversationSearch';
 import { mergeConversations } from '../../core/chat/conversation/conversationMerge';
-import { CONVERSATION_SETTINGS, copySetting } from '../../core/chat/conversation/conversationSettings';
+import { copySetting } from '../../core/chat/conversation/conversationSettings';
 import { type ConversationStore } from '../../core/chat/store/conversationStore';
 import {
   summaryOf,

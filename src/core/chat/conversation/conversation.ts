@@ -114,8 +114,11 @@ export interface Conversation {
   changedAt?: SettingTimes;
 }
 
-/** The settings a conversation keeps of its own, which a second window may change meanwhile. */
-export type ConversationSetting = 'title' | 'pinned' | 'groundWithAxo' | 'toolAccess';
+/** The settings a conversation keeps of its own, which a second window may change meanwhile (see changedAt). */
+export const CONVERSATION_SETTINGS = ['title', 'pinned', 'groundWithAxo', 'toolAccess'] as const;
+
+/** One of CONVERSATION_SETTINGS. */
+export type ConversationSetting = (typeof CONVERSATION_SETTINGS)[number];
 
 /** When each setting last changed (absent: never, or before the times were kept). */
 export type SettingTimes = Partial<Record<ConversationSetting, number>>;

@@ -1,6 +1,7 @@
 import { parseUsage } from '../../service/usage';
 import { parseCompactions } from './compaction';
 import {
+  CONVERSATION_SETTINGS,
   INTERRUPTED_NOTICE,
   newId,
   titleFor,
@@ -13,7 +14,6 @@ import {
   type StoredMessage,
   type TrimRecord,
 } from './conversation';
-import { CONVERSATION_SETTINGS } from './conversationSettings';
 import { parseQueue } from './queuedPrompts';
 import { parseSteps } from './storedSteps';
 import { isToolAccess } from '../tools/chatTool';

@@ -1,7 +1,4 @@
-import type { Conversation, ConversationSetting, SettingTimes } from './conversation';
-
-/** Every setting a conversation keeps of its own (see Conversation.changedAt). */
-export const CONVERSATION_SETTINGS: readonly ConversationSetting[] = ['title', 'pinned', 'groundWithAxo', 'toolAccess'];
+import { CONVERSATION_SETTINGS, type Conversation, type ConversationSetting, type SettingTimes } from './conversation';
 
 /**
  * Changes one of a conversation's own settings and notes when: another window's save or refresh then takes it from
@@ -13,11 +10,7 @@ export function changeSetting<K extends ConversationSetting>(
   value: Conversation[K] | undefined,
   now = Date.now(),
 ): void {
-  if (value === undefined) {
-    delete conversation[setting];
-  } else {
-    conversation[setting] = value;
-  }
+  setValue(conversation, setting, value);
   // Never back in time: a clock set back must not make a later change lose to an earlier one.
   const at = Math.max(now, (conversation.changedAt?.[setting] ?? 0) + 1);
   conversation.changedAt = { ...conversation.changedAt, [setting]: at };
@@ -57,10 +50,17 @@ export function settingsDiffer(a: Conversation, b: Conversation): boolean {
 
 /** Takes `setting` from `from` into `into`, absent where `from` has none (its time is the caller's to take). */
 export function copySetting<K extends ConversationSetting>(into: Conversation, from: Conversation, setting: K): void {
-  const value = from[setting];
+  setValue(into, setting, from[setting]);
+}
+
+function setValue<K extends ConversationSetting>(
+  conversation: Conversation,
+  setting: K,
+  value: Conversation[K] | undefined,
+): void {
   if (value === undefined) {
-    delete into[setting];
+    delete conversation[setting];
   } else {
-    into[setting] = value;
+    conversation[setting] = value;
   }
 }
