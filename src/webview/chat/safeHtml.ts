@@ -44,25 +44,31 @@ export function imageAlt(button: Element): string | undefined {
   return imageAlts.get(button);
 }
 
-/** How many loaded images the page remembers (each a `data:` URI of at most what the host loads). */
+/** How many loaded images the page remembers, and how many characters of `data:` URIs in all. */
 const REMEMBERED_IMAGES = 16;
+const REMEMBERED_CHARS = 24 * 1024 * 1024;
 
 /**
  * The images the user loaded, by URL, the oldest first: a message drawn again (the conversation redrawn after another
  * window's change, a slice of older messages or a section of a long reply woken, a switch back) shows the image, not
- * the button again; an answer that came while its button was off the page is shown when it is drawn.
+ * the button again; an answer that came while its button was off the page is shown when it is drawn. Bounded: the
+ * host sends images of up to 8 MB (11 M characters as `data:` URIs), and the page's heap is the conversation's.
  */
 const loadedImages = new Map<string, string>();
+let rememberedChars = 0;
 
-/** Remembers an image the host loaded for `url`, as the `data:` URI it sent (the oldest of too many goes). */
+/** Remembers an image the host loaded for `url`, as the `data:` URI it sent (the oldest go when there are too many). */
 export function rememberImage(url: string, dataUri: string): void {
+  rememberedChars -= loadedImages.get(url)?.length ?? 0;
   loadedImages.delete(url);
   loadedImages.set(url, dataUri);
-  for (const oldest of loadedImages.keys()) {
-    if (loadedImages.size <= REMEMBERED_IMAGES) {
+  rememberedChars += dataUri.length;
+  for (const [oldest, uri] of loadedImages) {
+    if (loadedImages.size <= REMEMBERED_IMAGES && rememberedChars <= REMEMBERED_CHARS) {
       break;
     }
     loadedImages.delete(oldest);
+    rememberedChars -= uri.length;
   }
 }
 

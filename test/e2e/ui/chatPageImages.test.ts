@@ -26,7 +26,7 @@ async function loadsAsked(page: Page): Promise<string[]> {
 /**
  * The built chat page in Chromium, fed protocol messages: an image the user loaded stays loaded when its message is
  * drawn again (the conversation redrawn, a switch away and back), without asking the host again; an answer that came
- * while its message was not on the page shows when it is drawn; a failure is not remembered; memory stays bounded.
+ * while its message was not on the page shows when it is drawn; a failure is not remembered; memory stays bounded (16 images, 24 M characters).
  */
 describe('Chat page: loaded images stay loaded when their message is drawn again', function () {
   this.timeout(60_000);
@@ -87,6 +87,24 @@ describe('Chat page: loaded images stay loaded when their message is drawn again
     await postToPage(page, withImages('c3', urls));
     await page.getByRole('button', { name: 'Load image: picture 1', exact: true }).waitFor({ timeout: 5_000 });
     assert.equal(await page.locator('img.loaded-image').count(), 16);
+    await page.close();
+  });
+
+  it('remembers at most 24 M characters of images: three of 9 M keep the last two', async () => {
+    const page = await openChatPage(browser as Browser, '', 'view');
+    const urls = [1, 2, 3].map((i) => `https://img.example/big-${i}.png`);
+    await postToPage(page, withImages('c4', urls));
+    await page.getByRole('button', { name: 'Load image: picture 3' }).waitFor({ timeout: 5_000 });
+    // Made in the page (as large as the host's largest, 8 MB, as a data: URI): nothing that size crosses the wire.
+    await page.evaluate(`(() => {
+      const pad = 'A'.repeat(9 * 1024 * 1024);
+      ${JSON.stringify(urls)}.forEach((url, i) =>
+        window.postMessage({ type: 'image/loaded', url, dataUri: 'data:image/png;base64,' + pad + i }, '*'));
+    })()`);
+    await page.locator('img.loaded-image').nth(2).waitFor({ state: 'attached', timeout: 10_000 });
+    await postToPage(page, withImages('c4', urls));
+    await page.getByRole('button', { name: 'Load image: picture 1', exact: true }).waitFor({ timeout: 5_000 });
+    assert.equal(await page.locator('img.loaded-image').count(), 2, 'the second and third are drawn at once');
     await page.close();
   });
 });
