@@ -153,8 +153,12 @@ export function useWorkbench(name: string, options: () => Omit<CodeServerOptions
       return false;
     }
     const why = left.key !== wanted ? 'other options' : left.page.isClosed() ? 'its page is closed' : await reset(left);
-    const same = settingsNow(left.server) === left.settings && workspaceHolds(left.server, opts.workspaceFiles ?? {});
-    if (why === undefined && same) {
+    // The files are read only for a workbench that may be taken.
+    const same =
+      why === undefined &&
+      settingsNow(left.server) === left.settings &&
+      workspaceHolds(left.server, opts.workspaceFiles ?? {});
+    if (same) {
       ({ server, browser, page } = left);
       parked = undefined;
       return true;
